@@ -1,0 +1,180 @@
+# infragate: build, test and install.
+#
+# `make` builds build/infragate and the five program-name links beside it.
+# `make run` and `make check` install missing Debian packages first (make deps),
+# so both work on a fresh machine. The project's own flags live apart from the
+# user's CFLAGS, so `make CFLAGS=-O0` keeps warnings and include paths.
+
+VERSION := 0.1.0
+
+CC         ?= cc
+CFLAGS     ?= -O2 -g
+LDFLAGS    ?=
+PKG_CONFIG ?= pkg-config
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+WERROR     ?= 1
+SANITIZE   ?=
+FUZZ_SECONDS ?= 30
+
+DEP_PKGS   := yaml-0.1 libpcre2-8 lua5.4 libcrypto
+DEP_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS) 2>/dev/null)
+DEP_LIBS    = $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null) -lm -lpthread
+TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags criterion 2>/dev/null)
+TEST_LIBS   = $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null)
+
+WARN := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+        -Wwrite-strings -Wformat=2 -Wvla -Wundef -Wpointer-arith -Wcast-qual
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -ffp-contract=off \
+             -pthread -I. $(WARN) $(if $(filter 1,$(WERROR)),-Werror) \
+             -DINFRAGATE_VERSION='"$(VERSION)"' $(DEP_CFLAGS) $(CFLAGS)
+ALL_LDFLAGS = -pthread $(LDFLAGS)
+ifneq ($(SANITIZE),)
+ALL_CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+comma := ,
+B := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
+
+PROGRAM_LINKS := chaos-fidelity promotion-gate edge-placement airan-resiliency pue-ladder
+
+CORE_SRC  := $(sort $(wildcard core/*/*.c))
+MAIN_SRC  := core/cli/main.c
+LIB_SRC   := $(filter-out $(MAIN_SRC),$(CORE_SRC))
+LIB_OBJ   := $(LIB_SRC:%.c=$(B)/%.o)
+MAIN_OBJ  := $(MAIN_SRC:%.c=$(B)/%.o)
+LIB       := $(B)/libinfragate.a
+BIN       := $(B)/infragate
+
+UNIT_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN  := $(UNIT_SRC:%.c=$(B)/%)
+FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+REPLAY    := $(B)/tests/fuzz/replay
+
+.PHONY: all deps run check check-unit check-cli check-replay check-packs \
+        check-validate check-layers hdr-check check-man check-asan check-valgrind \
+        lint format-check fuzz coverage bench install clean
+
+all: $(BIN) $(PROGRAM_LINKS:%=$(B)/%)
+
+$(B)/%.o: %.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(MAIN_OBJ) $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(DEP_LIBS)
+
+$(PROGRAM_LINKS:%=$(B)/%): $(BIN)
+	@ln -sf infragate $@
+
+# Unit tests: one Criterion binary per tests/unit/test_<module>.c.
+$(B)/tests/unit/%.o: tests/unit/%.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -Wno-missing-prototypes -MMD -MP -c -o $@ $<
+
+$(B)/tests/unit/test_%: $(B)/tests/unit/test_%.o $(LIB)
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(LIB) $(DEP_LIBS) $(TEST_LIBS)
+
+$(REPLAY): tests/fuzz/replay.c $(B)/tests/fuzz/fuzz_yaml.o $(LIB) Makefile
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -o $@ tests/fuzz/replay.c $(B)/tests/fuzz/fuzz_yaml.o $(LIB) $(DEP_LIBS)
+
+$(B)/tests/fuzz/%.o: tests/fuzz/%.c Makefile
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Wno-missing-prototypes -MMD -MP -c -o $@ $<
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)
+
+deps:
+	@sh tests/deps.sh
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	$(BIN) lint fixtures/*/good
+	-$(BIN) lint fixtures/*/bad; echo "(exit $$? expected: 1 or 2)"
+	$(BIN) test
+
+check: deps
+	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory check-unit check-cli check-replay check-packs \
+	  check-validate check-layers hdr-check check-man
+
+check-unit: $(UNIT_BIN)
+	@sh tests/run-unit.sh $(UNIT_BIN)
+
+check-cli: all
+	@/usr/bin/python3 tests/cli/runcases.py --bin $(B) tests/cli/cases
+
+check-replay: $(REPLAY)
+	@$(REPLAY) tests/fuzz/corpus fixtures/yaml
+
+check-packs: all
+	@$(BIN) test
+
+check-validate: all
+	@$(BIN) validate
+
+check-layers:
+	@sh tests/check-layers.sh
+
+hdr-check:
+	@sh tests/hdr-check.sh "$(CC)" "$(ALL_CFLAGS)"
+
+check-man: all
+	@sh tests/check-man.sh $(BIN) core/cli/infragate.1
+
+SANLOG = $(CURDIR)/build-address-undefined/sanlogs
+check-asan:
+	rm -rf $(SANLOG) && mkdir -p $(SANLOG)
+	ASAN_OPTIONS=log_path=$(SANLOG)/asan:detect_leaks=1 \
+	UBSAN_OPTIONS=log_path=$(SANLOG)/ubsan:print_stacktrace=1 \
+	  $(MAKE) --no-print-directory SANITIZE=address,undefined CFLAGS="-O1 -g" check
+	@if ls $(SANLOG)/* >/dev/null 2>&1; then cat $(SANLOG)/*; exit 1; fi
+	@echo "check-asan: no sanitizer reports"
+
+VGLOG = $(CURDIR)/build/vglogs
+VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
+           --trace-children=yes --log-file=$(VGLOG)/vg.%p.log
+check-valgrind: all $(UNIT_BIN) $(REPLAY)
+	rm -rf $(VGLOG) && mkdir -p $(VGLOG)
+	VALGRIND="$(VALGRIND)" sh tests/run-unit.sh $(UNIT_BIN)
+	$(VALGRIND) $(REPLAY) tests/fuzz/corpus fixtures/yaml
+	/usr/bin/python3 tests/cli/runcases.py --wrap "$(VALGRIND)" --bin $(B) tests/cli/cases
+	@if grep -l 'ERROR SUMMARY: [1-9]' $(VGLOG)/*.log 2>/dev/null; then exit 1; fi
+	@echo "check-valgrind: no valgrind errors"
+
+lint:
+	@sh tests/lint.sh
+
+format-check:
+	@clang-format --dry-run --Werror $(CORE_SRC) $(wildcard core/*/*.h)
+
+fuzz:
+	@mkdir -p build-fuzz
+	clang -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -ffp-contract=off -I. \
+	  -g -O1 -fsanitize=fuzzer,address,undefined -DINFRAGATE_VERSION='"$(VERSION)"' \
+	  $(DEP_CFLAGS) -o build-fuzz/fuzz_yaml tests/fuzz/fuzz_yaml.c $(LIB_SRC) $(DEP_LIBS)
+	mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/
+	build-fuzz/fuzz_yaml -max_len=4096 -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus
+
+coverage:
+	$(MAKE) --no-print-directory B=build-cov CFLAGS="-O0 -g --coverage" LDFLAGS=--coverage check
+	gcovr --root . --filter core/ --object-directory build-cov --fail-under-line 60
+
+bench: all
+	@sh tests/bench/run.sh $(BIN)
+
+install: all
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+	  "$(DESTDIR)$(PREFIX)/share/infragate"
+	install -m 0755 "$(BIN)" "$(DESTDIR)$(PREFIX)/bin/infragate"
+	for n in $(PROGRAM_LINKS); do ln -sf infragate "$(DESTDIR)$(PREFIX)/bin/$$n"; done
+	install -m 0644 core/cli/infragate.1 "$(DESTDIR)$(PREFIX)/share/man/man1/infragate.1"
+	sh tests/install-data.sh "$(DESTDIR)$(PREFIX)/share/infragate"
+
+clean:
+	rm -rf build build-* 

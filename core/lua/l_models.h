@@ -1,0 +1,18 @@
+/*
+ * l_models.h: the Lua converters of table-input models, one per
+ * MODEL_TABLE line of core/models/models.def, each defined in
+ * core/lua/l_model_<name>.c. Declared from the same list, so a model can
+ * not be listed without its converter.
+ */
+#ifndef INFRAGATE_LUA_L_MODELS_H
+#define INFRAGATE_LUA_L_MODELS_H
+
+#include <lua.h>
+
+#define MODEL(n)
+#define MODEL_TABLE(n) int l_model_##n(lua_State *L);
+#include "core/models/models.def"
+#undef MODEL
+#undef MODEL_TABLE
+
+#endif

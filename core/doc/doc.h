@@ -203,6 +203,7 @@ struct finding {
 	const char *supp_by, *supp_reason, *supp_owner, *supp_expires,
 		*supp_source;
 	const char *waiver;   /* JSON object text of an expired waiver, or NULL */
+	const char *file;     /* error entries only: the file at fault */
 };
 
 struct findings {

@@ -80,6 +80,7 @@ static struct finding *findings_store(struct findings *fs,
 	d->supp_expires = findings_strdup(fs, f->supp_expires);
 	d->supp_source = findings_strdup(fs, f->supp_source);
 	d->waiver = findings_strdup(fs, f->waiver);
+	d->file = findings_strdup(fs, f->file);
 	return d;
 }
 

@@ -16,8 +16,8 @@
 static size_t char_len(const char *s, const char *end)
 {
 	uint32_t cp;
-	size_t n = utf8_decode((const unsigned char *)s, (size_t)(end - s),
-			       &cp);
+	size_t n =
+	    utf8_decode((const unsigned char *)s, (size_t)(end - s), &cp);
 
 	return n ? n : 1;
 }
@@ -26,8 +26,8 @@ static size_t char_len(const char *s, const char *end)
 static uint32_t char_at(const char *s, const char *end, size_t *len)
 {
 	uint32_t cp;
-	size_t n = utf8_decode((const unsigned char *)s, (size_t)(end - s),
-			       &cp);
+	size_t n =
+	    utf8_decode((const unsigned char *)s, (size_t)(end - s), &cp);
 
 	if (!n) {
 		*len = 1;
@@ -79,8 +79,8 @@ static const char *class_match(const char *p, const char *pend, uint32_t c,
  * Returns the pattern position after the token, or NULL for no match;
  * *slen is the length of the character consumed.
  */
-static const char *token_match(const char *p, const char *pend,
-			       const char *s, const char *send, size_t *slen)
+static const char *token_match(const char *p, const char *pend, const char *s,
+			       const char *send, size_t *slen)
 {
 	size_t n, pn;
 	uint32_t c = char_at(s, send, &n);
@@ -141,7 +141,7 @@ enum glob_tail { TAIL_NONE, TAIL_ANY0, TAIL_ANY1 };
 struct gpat {
 	const char *s;
 	size_t len;
-	size_t end;     /* offset past the last token */
+	size_t end; /* offset past the last token */
 };
 
 enum { TOK_SEG, TOK_STAR2 };

@@ -12,7 +12,7 @@
 #include <time.h>
 
 /* The id prefixes that mean "the file could not be checked". */
-static const char *const core_prefixes[] = { "input.", "engine.", "cli." };
+static const char *const core_prefixes[] = {"input.", "engine.", "cli."};
 
 int policy_id_core(const char *id)
 {
@@ -52,7 +52,8 @@ int policy_id_valid(const char *s, size_t len, int prefix)
 		if (!kebab_char(s[i]))
 			return 0;
 		while (i < len && s[i] != '.') {
-			if (s[i] == '-' && (i + 1 >= len || !kebab_char(s[i + 1])))
+			if (s[i] == '-' &&
+			    (i + 1 >= len || !kebab_char(s[i + 1])))
 				return 0;
 			if (s[i] != '-' && !kebab_char(s[i]))
 				return 0;
@@ -131,6 +132,8 @@ int config_strict(const struct config *c, const char *relpath, int cli,
 
 	if (cli >= 0)
 		return cli;
+	if (!c)
+		return dflt;
 	for (i = c->noverrides; i-- > 0;)
 		if (c->overrides[i].strict >= 0 &&
 		    override_applies(&c->overrides[i], relpath))
@@ -150,6 +153,8 @@ enum severity config_severity(const struct config *c,
 		return dflt;
 	if (cli && (e = rules_pick(cli, id)))
 		return e->sev;
+	if (!c)
+		return dflt;
 	for (i = c->noverrides; i-- > 0;)
 		if (override_applies(&c->overrides[i], relpath) &&
 		    (e = rules_pick(&c->overrides[i].rules, id)))
@@ -185,8 +190,8 @@ size_t policy_apply_severity(const struct config *c,
 
 static int days_in_month(int y, int m)
 {
-	static const int days[] = { 31, 28, 31, 30, 31, 30,
-				    31, 31, 30, 31, 30, 31 };
+	static const int days[] = {31, 28, 31, 30, 31, 30,
+				   31, 31, 30, 31, 30, 31};
 	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
 
 	return m == 2 && leap ? 29 : days[m - 1];
@@ -258,7 +263,8 @@ int policy_today(const char *flag, const char *env, int32_t *ymd,
 			return 0;
 		diag_set(err, DIAG_E_USAGE, 0, 0,
 			 "invalid date '%s' for %s; expected a real date "
-			 "YYYY-MM-DD", src, name);
+			 "YYYY-MM-DD",
+			 src, name);
 		diag_set_path(err, name);
 		return -1;
 	}

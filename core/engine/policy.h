@@ -44,7 +44,7 @@
 /* One problem of a configuration, waiver or baseline file: the entries of
  * an error document (spec/core.md 2.6 item 3), severity always error. */
 struct policy_error {
-	const char *id;      /* input.unreadable, input.type, engine.pack, ... */
+	const char *id; /* input.unreadable, input.type, engine.pack, ... */
 	const char *message; /* one line, our words */
 	const char *file;    /* display path of the file at fault */
 	uint32_t line, col;  /* 1-based; 0: no position */
@@ -55,7 +55,7 @@ struct policy_errors {
 	struct arena arena;
 	struct policy_error *items;
 	size_t n, alloc;
-	int failed;          /* memory ran out: the list is incomplete */
+	int failed; /* memory ran out: the list is incomplete */
 };
 
 void policy_errors_init(struct policy_errors *e);
@@ -65,7 +65,7 @@ void policy_errors_release(struct policy_errors *e);
 void policy_errors_add(struct policy_errors *e, const char *id,
 		       const char *file, uint32_t line, uint32_t col,
 		       const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 7, 8)));
+    __attribute__((format(printf, 7, 8)));
 
 /* Add a loader diagnostic (its id, position and pointer) for 'file'. */
 void policy_errors_add_diag(struct policy_errors *e, const char *file,
@@ -75,8 +75,20 @@ void policy_errors_add_diag(struct policy_errors *e, const char *file,
 struct policy_load {
 	const char *schemas_dir; /* holds infragate-config.yaml and
 				  * infragate-waivers.yaml */
-	size_t file_bytes;       /* 0: the default of spec/core.md 4.5 */
+	size_t file_bytes;	 /* 0: the default of spec/core.md 4.5 */
 };
+
+/* Read 'path' (shown as 'display') and load it as one YAML document
+ * (comments not kept). Returns 0, or -1 with the problem in 'errs'. */
+int policy_read_yaml(const char *path, const char *display, size_t file_bytes,
+		     struct yaml_file *yf, struct policy_errors *errs);
+
+/* Validate 'root' of 'display' against our schema ld->schemas_dir/'name'
+ * ("infragate-config.yaml"). Returns 0 when it holds, -1 with every
+ * violation in 'errs' (or engine.pack when the schema fails to load). */
+int policy_validate(const struct policy_load *ld, const char *name,
+		    const struct node *root, const char *display,
+		    struct policy_errors *errs);
 
 /* ---- rule ids and dates ------------------------------------------------ */
 
@@ -121,9 +133,9 @@ int policy_today(const char *flag, const char *env, int32_t *ymd,
  * class (a ']' first in a class is literal; an unclosed '[' is a literal
  * '['), a "**" segment zero or more whole folders, a final "**" segment
  * one or more path segments below; a glob without '/' matches the file
- * name at any depth; a glob ending in '/' matches that folder (anchored, as every
- * glob with a '/') and everything below it. Case-sensitive, characters are
- * UTF-8 code points. Linear in practice and never exponential (no
+ * name at any depth; a glob ending in '/' matches that folder (anchored, as
+ * every glob with a '/') and everything below it. Case-sensitive, characters
+ * are UTF-8 code points. Linear in practice and never exponential (no
  * recursion). Returns 1 or 0; a NULL or empty path matches nothing. */
 int glob_match(const char *glob, const char *relpath);
 
@@ -169,7 +181,7 @@ struct config_list {
 struct config_route {
 	struct config_list files;
 	const char *pack;
-	const char *kind;    /* NULL when not given */
+	const char *kind; /* NULL when not given */
 	struct config_pos pos, pack_pos, kind_pos;
 };
 
@@ -178,7 +190,7 @@ struct config_route {
 struct config_rule {
 	const char *pattern; /* an id, or a glob where '*' is any run */
 	enum severity sev;
-	int glob;            /* the pattern holds a '*' */
+	int glob; /* the pattern holds a '*' */
 	struct config_pos pos;
 };
 
@@ -190,7 +202,7 @@ struct config_rules {
 struct config_override {
 	struct config_list files;
 	struct config_rules rules;
-	int strict;          /* -1: not set */
+	int strict; /* -1: not set */
 	struct config_pos pos;
 };
 
@@ -201,58 +213,58 @@ struct config_limit {
 };
 
 struct waiver {
-	const char *rule;    /* an id, or a prefix ending in ".*" */
-	const char **files;  /* globs, relative to the project root */
+	const char *rule;   /* an id, or a prefix ending in ".*" */
+	const char **files; /* globs, relative to the project root */
 	size_t nfiles;
-	const char *path;    /* pointer pattern, or NULL: any node */
-	int document;        /* -1: any */
+	const char *path; /* pointer pattern, or NULL: any node */
+	int document;	  /* -1: any */
 	const char *owner, *reason, *ticket; /* ticket may be NULL */
-	int32_t expires;     /* YYYYMMDD, valid through that day (UTC) */
-	int32_t created;     /* 0: not given */
-	const char *source;  /* "waivers.yaml:12": display path and line */
+	int32_t expires;    /* YYYYMMDD, valid through that day (UTC) */
+	int32_t created;    /* 0: not given */
+	const char *source; /* "waivers.yaml:12": display path and line */
 	struct config_pos pos;
-	size_t matched;      /* findings it matched (expired ones included) */
+	size_t matched; /* findings it matched (expired ones included) */
 };
 
 struct waivers {
 	struct arena arena;
-	const char *file;    /* display path of the file that holds them */
+	const char *file; /* display path of the file that holds them */
 	struct waiver *items;
 	size_t n;
-	int loaded;          /* a file or an inline list was read */
+	int loaded; /* a file or an inline list was read */
 };
 
 struct config {
 	struct arena arena;
-	const char *file;    /* display path of the configuration, NULL: none */
-	const char *dir;     /* its folder for joining: "" (the current
-			      * directory), "../..", or as given */
-	const char *root;    /* the project root: absolute, canonical */
-	const char *cwd;     /* the current directory: absolute */
+	const char *file; /* display path of the configuration, NULL: none */
+	const char *dir;  /* its folder for joining: "" (the current
+			   * directory), "../..", or as given */
+	const char *root; /* the project root: absolute, canonical */
+	const char *cwd;  /* the current directory: absolute */
 	int version;
 	struct config_list paths, include, exclude, packs, site_packs;
 	struct config_route *routes;
 	size_t nroutes;
-	int strict;          /* -1: not set */
-	int fail_on;         /* -1: not set; else enum severity, SEV_NONE for
-			      * "none" */
+	int strict;  /* -1: not set */
+	int fail_on; /* -1: not set; else enum severity, SEV_NONE for
+		      * "none" */
 	struct config_rules rules;
 	struct config_override *overrides;
 	size_t noverrides;
 	const char *waivers_path; /* as written, relative to the root */
-	struct waivers waivers;   /* an inline list (waivers.loaded) */
-	const char *baseline;     /* as written, relative to the root */
-	int unrouted_error;  /* -1: not set, 0: skip, 1: error */
-	long long jobs;      /* -1: not set */
+	struct waivers waivers;	  /* an inline list (waivers.loaded) */
+	const char *baseline;	  /* as written, relative to the root */
+	int unrouted_error;	  /* -1: not set, 0: skip, 1: error */
+	long long jobs;		  /* -1: not set */
 	struct config_limit *limits;
 	size_t nlimits;
 };
 
 /* Where the configuration comes from (spec/core.md 3.1). */
 struct config_source {
-	int no_config;       /* --no-config */
-	const char *config;  /* --config FILE, or NULL */
-	const char *env;     /* INFRAGATE_CONFIG, or NULL */
+	int no_config;	    /* --no-config */
+	const char *config; /* --config FILE, or NULL */
+	const char *env;    /* INFRAGATE_CONFIG, or NULL */
 };
 
 /* Set up the built-in defaults with 'cwd' (absolute) as the current
@@ -283,8 +295,10 @@ int config_load(struct config *c, const struct policy_load *ld,
 
 /* What the caller knows once packs are loaded. */
 struct config_names {
-	int (*rule)(void *ud, const char *id);   /* an available pack declares it */
-	int (*pack)(void *ud, const char *name); /* a pack of that name exists */
+	int (*rule)(void *ud,
+		    const char *id); /* an available pack declares it */
+	int (*pack)(void *ud,
+		    const char *name); /* a pack of that name exists */
 	int (*kind)(void *ud, const char *pack, const char *kind); /* or NULL */
 	void *ud;
 };
@@ -311,6 +325,9 @@ long long config_limit(const struct config *c, const char *name);
 int policy_limit_known(const char *name, long long *dflt);
 
 /* ---- per-file settings and severity overrides (overrides.c) ------------ */
+
+/* In the three functions below 'c' may be NULL (no configuration: only
+ * the command line and the defaults decide). */
 
 /* Strict mode for a file: 'cli' (-1: not given, else 0/1), else the last
  * override with `strict` whose files match 'relpath', else top-level
@@ -342,31 +359,31 @@ int policy_rule_glob_match(const char *pattern, const char *id);
 /* ---- operand expansion (expand.c) -------------------------------------- */
 
 struct expand_opts {
-	int recursive;        /* walk below a folder operand (1) */
+	int recursive;		     /* walk below a folder operand (1) */
 	const char *const *suffixes; /* keep names ending so; NULL: include */
 	size_t nsuffixes;
-	int hidden;           /* keep dot entries (0) */
-	int dedupe;           /* one entry per canonical path (1) */
-	int on_empty_error;   /* no file at all is an error (0) */
-	const char *pack_dir; /* no operands: this folder, bare names */
+	int hidden;		    /* keep dot entries (0) */
+	int dedupe;		    /* one entry per canonical path (1) */
+	int on_empty_error;	    /* no file at all is an error (0) */
+	const char *pack_dir;	    /* no operands: this folder, bare names */
 	const char *const *include; /* NULL: "*.yaml", "*.yml" */
 	size_t ninclude;
 	const char *const *exclude;
 	size_t nexclude;
-	const char *root;     /* project root for globs; NULL: no relpaths */
-	const char *cwd;      /* absolute; needed with root */
+	const char *root; /* project root for globs; NULL: no relpaths */
+	const char *cwd;  /* absolute; needed with root */
 	const char *stdin_filepath; /* --stdin-filepath, or NULL */
 };
 
 struct expand_item {
-	const char *display;  /* the name reports use */
-	const char *path;     /* what to open; "-" for standard input */
-	const char *relpath;  /* relative to the root, for globs; NULL
-			       * outside it, or stdin without a filepath */
-	const char *canon;    /* canonical path, NULL when unknown */
+	const char *display; /* the name reports use */
+	const char *path;    /* what to open; "-" for standard input */
+	const char *relpath; /* relative to the root, for globs; NULL
+			      * outside it, or stdin without a filepath */
+	const char *canon;   /* canonical path, NULL when unknown */
 	int is_stdin;
-	const char *error;    /* NULL, or the message of an input.unreadable
-			       * finding of this file */
+	const char *error; /* NULL, or the message of an input.unreadable
+			    * finding of this file */
 };
 
 struct expand_list {
@@ -398,18 +415,18 @@ int policy_expand(struct expand_list *out, const char *const *operands,
 struct supp_directive {
 	uint32_t line, col;    /* of the '#' */
 	uint32_t applies_line; /* the line it annotates (0: none) */
-	int file_wide;         /* ignore-file */
-	int document;          /* document holding the line, -1: none */
+	int file_wide;	       /* ignore-file */
+	int document;	       /* document holding the line, -1: none */
 	const char **patterns; /* ids or prefixes ending in ".*" */
 	unsigned char *live;   /* per pattern: suppresses (known, not core) */
 	size_t npatterns;
-	const char *reason;    /* NULL: the directive does not apply */
-	size_t used;           /* findings it suppressed */
+	const char *reason; /* NULL: the directive does not apply */
+	size_t used;	    /* findings it suppressed */
 };
 
 struct supp_set {
 	struct arena arena;
-	const char *file;      /* display path, for "file:line" sources */
+	const char *file; /* display path, for "file:line" sources */
 	struct supp_directive *items;
 	size_t n;
 };
@@ -495,24 +512,25 @@ int policy_pointer_match(const char *pat, const char *ptr);
 
 struct baseline_entry {
 	const char *rule;
-	const char *file;    /* relative to the baseline file's folder, '/' */
+	const char *file; /* relative to the baseline file's folder, '/' */
 	int document;
 	const char *path;
 	size_t count;
 	size_t matched;
 	struct config_pos pos;
+	size_t index; /* its place in the file's "entries" */
 };
 
 struct baseline {
 	struct arena arena;
-	const char *file;    /* display path */
-	const char *path;    /* path to open or write */
-	const char *dir;     /* absolute folder of the file, for fingerprints */
+	const char *file; /* display path */
+	const char *path; /* path to open or write */
+	const char *dir;  /* absolute folder of the file, for fingerprints */
 	const char *cwd;
 	struct baseline_entry *items;
 	size_t n, alloc;
 	int sorted;
-	int unusable;        /* baseline_add() saw an unusable file */
+	int unusable; /* baseline_add() saw an unusable file */
 };
 
 void baseline_init(struct baseline *b);
@@ -521,8 +539,8 @@ void baseline_release(struct baseline *b);
 /* Name the baseline file ('path' relative to 'cwd', shown as 'display')
  * and compute its folder. Returns 0, or -1 with 'err' (DIAG_E_UNREADABLE:
  * the folder does not exist). */
-int baseline_set_path(struct baseline *b, const char *path,
-		      const char *display, const char *cwd, struct diag *err);
+int baseline_set_path(struct baseline *b, const char *path, const char *display,
+		      const char *cwd, struct diag *err);
 
 /* baseline_set_path(), then read and check the JSON file of
  * spec/core.md 9.3. Returns 0, or -1 with 'errs' positioned in it. */

@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "core/doc/doc.h"
+#include "core/lua/sandbox.h"
 #include "core/util/sbuf.h"
 
 enum verdict { VERDICT_PASS, VERDICT_FAIL, VERDICT_ERROR };
@@ -27,21 +28,8 @@ enum report_format {
 	FORMAT_NFORMATS
 };
 
-/* What a reporter needs to know of a rule id: listings, SARIF metadata. */
-struct rule_info {
-	const char *id;
-	const char *pack;       /* NULL for core ids */
-	const char *summary;
-	const char *description; /* NULL when not given */
-	const char *rationale;
-	const char *fix;
-	const char *help_uri;
-	const char *const *tags;
-	size_t ntags;
-	enum severity severity; /* default severity */
-	int strict;
-	int input_stage;
-};
+/* What a reporter needs to know of a rule id is struct rule_info of
+ * core/lua/sandbox.h (one record for listings, SARIF and --explain). */
 
 /* Looks a rule id up; returns NULL when unknown. */
 struct rule_lookup {

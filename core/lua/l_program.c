@@ -1025,12 +1025,14 @@ int sandbox_run_verb(struct sandbox *sb, const char *pack,
 	o->exit_code = 0;
 	switch (out) {
 	case SB_OK:
-		if (lua_isinteger(L, -1) &&
-		    (lua_tointeger(L, -1) == 0 || lua_tointeger(L, -1) == 1)) {
+		/* 2 is how a lint verb passes on engine.lint's exit 2 (a report
+		 * with unusable files, printed as usual). */
+		if (lua_isinteger(L, -1) && lua_tointeger(L, -1) >= 0 &&
+		    lua_tointeger(L, -1) <= 2) {
 			o->exit_code = (int)lua_tointeger(L, -1);
 		} else if (!lua_isnil(L, -1)) {
 			snprintf(msg, sizeof msg,
-				 "verb '%s' returned %s; it must return 0, 1 or nothing",
+				 "verb '%s' returned %s; it must return 0, 1, 2 or nothing",
 				 sb->cur_verb, luaL_typename(L, -1));
 			output_error(o, "engine.error", msg);
 			o->exit_code = 2;

@@ -85,6 +85,7 @@ static int push_v(struct sandbox *sb, const char *settings_json,
 struct fig_out {
 	double actual;
 	int has_actual;
+	int is_int;
 };
 
 /* (fn, v, result, detailbuf) -> fn(v): a number (or nil) and a detail. */
@@ -99,6 +100,7 @@ static int figure_tramp(lua_State *L)
 	if (lua_type(L, -2) == LUA_TNUMBER) {
 		r->actual = lua_tonumber(L, -2);
 		r->has_actual = 1;
+		r->is_int = lua_isinteger(L, -2);
 	} else if (!lua_isnil(L, -2)) {
 		return luaL_error(L, "a figure returns a number or nil, not %s",
 				  luaL_typename(L, -2));
@@ -112,7 +114,8 @@ static int figure_tramp(lua_State *L)
 int sandbox_figures(struct sandbox *sb, const char *pack,
 		    const char *const *ids, size_t nids,
 		    const char *settings_json, const char *mutation,
-		    double *actual, char **detail, struct diag *err)
+		    double *actual, int *is_int, char **detail,
+		    struct diag *err)
 {
 	lua_State *L = sb->L;
 	struct sb_pack *p = sb_find_pack(sb, pack);
@@ -121,6 +124,7 @@ int sandbox_figures(struct sandbox *sb, const char *pack,
 
 	for (i = 0; i < nids; i++) {
 		actual[i] = NAN;
+		is_int[i] = 0;
 		detail[i] = NULL;
 	}
 	if (!p) {
@@ -150,6 +154,7 @@ int sandbox_figures(struct sandbox *sb, const char *pack,
 		lua_pushvalue(L, vidx);
 		r = lua_newuserdatauv(L, sizeof *r, 0);
 		r->has_actual = 0;
+		r->is_int = 0;
 		lua_pushvalue(L, -1);
 		lua_insert(L, vidx + 1); /* keep the result alive below */
 		d = sb_tmpbuf(L, SB_JSON_MAX);
@@ -161,8 +166,10 @@ int sandbox_figures(struct sandbox *sb, const char *pack,
 				 msg);
 			rc = -1;
 		} else {
-			if (r->has_actual)
+			if (r->has_actual) {
 				actual[i] = r->actual;
+				is_int[i] = r->is_int;
+			}
 			if (d->len)
 				detail[i] = strdup(sbuf_cstr(d));
 		}

@@ -337,13 +337,15 @@ int sandbox_run_verb(struct sandbox *sb, const char *pack,
 
 /* Run a pack's validation figures over a registry already loaded as a
  * document: for each point id, compute the actual value. The result for
- * point i is in actual[i] (NAN when the figure returned nil) with its
+ * point i is in actual[i] (NAN when the figure returned nil; is_int[i]
+ * set when it was a Lua integer, which prints as one) with its
  * optional detail JSON in detail[i] (malloc'd or NULL). 'settings_json' is
  * the merged settings object. The mutation (or NULL) was applied at load. */
 int sandbox_figures(struct sandbox *sb, const char *pack,
 		    const char *const *ids, size_t nids,
 		    const char *settings_json, const char *mutation,
-		    double *actual, char **detail, struct diag *err);
+		    double *actual, int *is_int, char **detail,
+		    struct diag *err);
 
 /* Whether the pack has a figure for 'id' / a mutation named 'name'. */
 int sandbox_has_figure(const struct sandbox *sb, const char *pack,

@@ -145,9 +145,9 @@ static int num_word(const char *s, size_t len, const char *word)
 	return 1;
 }
 
-int num_parse_pyfloat(const char *s, size_t len, int underscores, double *out)
+static int num_pyfloat_text(const char *s, size_t len, int underscores,
+			    char *buf, size_t bsize, double *out)
 {
-	char buf[512];
 	size_t i = 0, o = 0, end = len;
 	int neg = 0, ni, nf = 0, ne;
 
@@ -169,7 +169,7 @@ int num_parse_pyfloat(const char *s, size_t len, int underscores, double *out)
 	}
 	if (neg)
 		buf[o++] = '-';
-	ni = num_digits(s, end, &i, underscores, buf, &o, sizeof buf);
+	ni = num_digits(s, end, &i, underscores, buf, &o, bsize);
 	if (ni < 0)
 		return -1;
 	if (i < end && s[i] == '.') {
@@ -177,20 +177,18 @@ int num_parse_pyfloat(const char *s, size_t len, int underscores, double *out)
 		i++;
 		if (i < end && s[i] == '_')
 			return -1;
-		nf = num_digits(s, end, &i, underscores, buf, &o, sizeof buf);
+		nf = num_digits(s, end, &i, underscores, buf, &o, bsize);
 		if (nf < 0)
 			return -1;
 	}
 	if (ni == 0 && nf == 0)
 		return -1;
 	if (i < end && (s[i] == 'e' || s[i] == 'E')) {
-		if (o + 2 >= sizeof buf)
-			return -1;
 		buf[o++] = 'e';
 		i++;
 		if (i < end && (s[i] == '+' || s[i] == '-'))
 			buf[o++] = s[i++];
-		ne = num_digits(s, end, &i, underscores, buf, &o, sizeof buf);
+		ne = num_digits(s, end, &i, underscores, buf, &o, bsize);
 		if (ne <= 0)
 			return -1;
 	}
@@ -201,9 +199,37 @@ int num_parse_pyfloat(const char *s, size_t len, int underscores, double *out)
 	return 0;
 }
 
+/*
+ * The text strtod sees is a subset of the input's bytes ('_' and spaces
+ * dropped), so len + 1 bytes always hold it: a small buffer on the stack,
+ * a heap one for longer text (Python takes a mantissa of any length).
+ */
+int num_parse_pyfloat(const char *s, size_t len, int underscores, double *out)
+{
+	char small[512], *buf = small;
+	size_t bsize = sizeof small;
+	int r;
+
+	if (len >= bsize) {
+		bsize = len + 1;
+		buf = malloc(bsize);
+		if (!buf)
+			return -1;
+	}
+	r = num_pyfloat_text(s, len, underscores, buf, bsize, out);
+	if (buf != small)
+		free(buf);
+	return r;
+}
+
+/* Python refuses int() text of more than this many digits; leading zeros
+ * count, sign, '_' and whitespace do not. */
+#define NUM_INT_MAX_DIGITS 4300
+
 /* Shared by the int and bigint parsers: the digits without sign, '_' and
- * leading zeros, into 'digits'; *neg set. Returns the digit count, -1 on bad
- * text, -2 when longer than 'size' - 1. */
+ * leading zeros, into 'digits' (NUM_INT_MAX_DIGITS + 2 bytes); *neg set.
+ * Returns the digit count, -1 on bad text, -2 when the text has more than
+ * NUM_INT_MAX_DIGITS digits. */
 static int num_int_digits(const char *s, size_t len, char *digits, size_t size,
 			  int *neg)
 {
@@ -220,7 +246,7 @@ static int num_int_digits(const char *s, size_t len, char *digits, size_t size,
 		i++;
 	}
 	nd = num_digits(s, end, &i, 1, digits, &o, size);
-	if (nd == -2)
+	if (nd == -2 || nd > NUM_INT_MAX_DIGITS)
 		return -2;
 	if (nd <= 0 || i != end)
 		return -1;
@@ -235,7 +261,7 @@ static int num_int_digits(const char *s, size_t len, char *digits, size_t size,
 
 int num_parse_pyint(const char *s, size_t len, int64_t *out)
 {
-	char d[32];
+	char d[NUM_INT_MAX_DIGITS + 2];
 	int neg, nd = num_int_digits(s, len, d, sizeof d, &neg);
 	unsigned long long v = 0, lim;
 	int i;
@@ -261,7 +287,7 @@ int num_parse_pyint(const char *s, size_t len, int64_t *out)
 
 int num_parse_bigint(const char *s, size_t len, char *out, size_t size)
 {
-	char d[4302];
+	char d[NUM_INT_MAX_DIGITS + 2];
 	int neg, nd = num_int_digits(s, len, d, sizeof d, &neg);
 	size_t need;
 
@@ -269,8 +295,6 @@ int num_parse_bigint(const char *s, size_t len, char *out, size_t size)
 		return -2;
 	if (nd < 0)
 		return -1;
-	if (nd > 4300)
-		return -2;
 	if (nd == 1 && d[0] == '0')
 		neg = 0;
 	need = (size_t)nd + (size_t)neg + 1;

@@ -783,7 +783,14 @@ static void describe(struct sbuf *sb, const struct sch_node *b, size_t idx)
 			return;
 		}
 		if (b->types) {
+			int many = (b->types & (b->types - 1)) != 0;
+
+			/* "(a string or null)": one alternative, not two */
+			if (many)
+				sbuf_addc(sb, '(');
 			sch_add_types(sb, b->types, 0);
+			if (many)
+				sbuf_addc(sb, ')');
 			return;
 		}
 		if (!b->ref)

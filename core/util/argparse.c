@@ -5,23 +5,19 @@
  * order: every token of a verb is classified first (so an ambiguous prefix
  * anywhere wins), values are then converted left to right (the first bad
  * value wins), and only at the end come missing options and operands and,
- * last, unknown options and stray operands. Help text lives in
- * argparse_help.c. Nothing here prints or keeps state between calls.
+ * last, unknown options and stray operands. Values are checked in
+ * argparse_value.c, help is written by argparse_help.c. Nothing here
+ * prints or keeps state between calls.
  */
 #include "core/util/argparse.h"
 
-#include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util/num.h"
-#include "core/util/utf8.h"
+#include "core/util/argparse_int.h"
 
 #define AP_HELP_LONG "--help"
 #define AP_HELP_SHORT "-h"
-#define AP_SHOW_MAX 64    /* bytes of a value quoted in a message */
 #define AP_SUGGEST_MAX 64 /* longest option name a suggestion is computed for */
 
 enum ap_tok_kind {
@@ -51,54 +47,6 @@ struct ap_ctx {
 	int deferred_before;        /* it came before the verb */
 };
 
-/* A bounded text being built for a message. */
-struct ap_text {
-	char buf[DIAG_MSG_MAX];
-	size_t len;
-};
-
-static void text_add(struct ap_text *t, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n > sizeof t->buf - 1 - t->len)
-		n = sizeof t->buf - 1 - t->len;
-	memcpy(t->buf + t->len, s, n);
-	t->len += n;
-	t->buf[t->len] = '\0';
-}
-
-/* A value as quoted in a message: cut at AP_SHOW_MAX bytes with "...". */
-static const char *shown(const char *s, char out[AP_SHOW_MAX + 4])
-{
-	size_t n = strlen(s);
-
-	if (n <= AP_SHOW_MAX)
-		return s;
-	n = utf8_cut(s, n, AP_SHOW_MAX);
-	memcpy(out, s, n);
-	memcpy(out + n, "...", 4);
-	return out;
-}
-
-/* A usage error about 'arg' (err->path). Returns -1. */
-static int usage(struct ap_ctx *c, const char *arg, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int usage(struct ap_ctx *c, const char *arg, const char *fmt, ...)
-{
-	va_list ap;
-	char tmp[DIAG_MSG_MAX];
-
-	va_start(ap, fmt);
-	vsnprintf(tmp, sizeof tmp, fmt, ap);
-	va_end(ap);
-	diag_set(c->err, DIAG_E_USAGE, 0, 0, "%s", tmp);
-	diag_set_path(c->err, arg);
-	c->err->id[0] = '\0';
-	return -1;
-}
-
 static int no_memory(struct ap_ctx *c)
 {
 	diag_set(c->err, DIAG_E_NOMEM, 0, 0, "out of memory parsing the command line");
@@ -108,7 +56,7 @@ static int no_memory(struct ap_ctx *c)
 
 /* ---- option lookup ---------------------------------------------------- */
 
-static int same_name_before(const struct ap_program *p, size_t v, size_t i)
+int ap_before_seen(const struct ap_program *p, size_t v, size_t i)
 {
 	size_t w, j;
 
@@ -146,7 +94,7 @@ static const struct ap_option *cand(const struct ap_ctx *c, size_t k,
 	for (v = 0; v < p->nverbs; v++)
 		for (i = 0; i < p->verbs[v].noptions; i++) {
 			if (!p->verbs[v].options[i].before_verb ||
-			    same_name_before(p, v, i))
+			    ap_before_seen(p, v, i))
 				continue;
 			if (n++ == k) {
 				*idx = i;
@@ -220,7 +168,7 @@ static size_t prefix_matches(const struct ap_ctx *c, const char *s, size_t n,
 	if (group == AP_GROUP_REFERENCE && help_abbrev(c) &&
 	    has_prefix(AP_HELP_LONG, s, n)) {
 		t->kind = TOK_HELP;
-		text_add(list, AP_HELP_LONG);
+		ap_text_add(list, AP_HELP_LONG);
 		count++;
 	}
 	for (k = 0; (o = cand(c, k, &idx)) != NULL; k++) {
@@ -228,8 +176,8 @@ static size_t prefix_matches(const struct ap_ctx *c, const char *s, size_t n,
 		    !has_prefix(o->name, s, n))
 			continue;
 		if (count)
-			text_add(list, "\n");
-		text_add(list, o->name);
+			ap_text_add(list, "\n");
+		ap_text_add(list, o->name);
 		t->kind = TOK_OPTION;
 		t->o = o;
 		t->opt = idx;
@@ -247,11 +195,11 @@ static void join_names(const struct ap_text *list, struct ap_text *out)
 	while ((nl = strchr(p, '\n')) != NULL) {
 		memcpy(name, p, (size_t)(nl - p));
 		name[nl - p] = '\0';
-		text_add(out, name);
+		ap_text_add(out, name);
 		p = nl + 1;
-		text_add(out, strchr(p, '\n') ? ", " : " or ");
+		ap_text_add(out, strchr(p, '\n') ? ", " : " or ");
 	}
-	text_add(out, p);
+	ap_text_add(out, p);
 }
 
 /*
@@ -283,7 +231,7 @@ static int match_prefix(struct ap_ctx *c, const char *s, size_t n,
 				n = sizeof arg - 1;
 			memcpy(arg, s, n);
 			arg[n] = '\0';
-			return usage(c, arg,
+			return ap_usage(c->err, arg,
 				     "option '%s' is ambiguous: it could be %s",
 				     arg, names.buf);
 		}
@@ -456,173 +404,6 @@ static const char *suggest(const struct ap_ctx *c, const char *a)
 	return best;
 }
 
-/* ---- values ------------------------------------------------------------ */
-
-/* A bound as written in a message: "1", "0.5", "1e+20". */
-static const char *bound_text(double b, char out[NUM_REPR_MAX])
-{
-	if (b == floor(b) && fabs(b) < 1e15)
-		num_int((int64_t)b, out);
-	else
-		num_repr(b, out);
-	return out;
-}
-
-static int is_space(char ch)
-{
-	return ch == ' ' || (ch >= '\t' && ch <= '\r');
-}
-
-/* The value text without surrounding whitespace, for "got X". */
-static const char *trimmed(const char *s, char out[AP_SHOW_MAX + 4])
-{
-	size_t b = 0, e = strlen(s), n;
-
-	while (is_space(s[b]))
-		b++;
-	while (e > b && is_space(s[e - 1]))
-		e--;
-	n = e - b;
-	if (n > AP_SHOW_MAX)
-		n = utf8_cut(s + b, n, AP_SHOW_MAX);
-	memcpy(out, s + b, n);
-	if (n < e - b)
-		memcpy(out + n, "...", 4);
-	else
-		out[n] = '\0';
-	return out;
-}
-
-/* Compare a value with a bound: <0, 0, >0, or 2 for NaN. */
-static int cmp_bound(const struct ap_value *v, int is_int, double bound)
-{
-	if (is_int)
-		return num_cmp_int_double(v->i, bound);
-	if (isnan(v->f))
-		return 2;
-	return v->f < bound ? -1 : v->f > bound;
-}
-
-static int check_range(struct ap_ctx *c, const struct ap_option *o,
-		       const struct ap_value *v, int is_int)
-{
-	char bt[NUM_REPR_MAX], gt[AP_SHOW_MAX + 4];
-	int r;
-
-	if (o->has_min) {
-		r = cmp_bound(v, is_int, o->min);
-		if (r == 2 || r < 0 || (o->min_exclusive && r == 0))
-			return usage(c, o->name, "option '%s' must be %s %s, got %s",
-				     o->name,
-				     o->min_exclusive ? "greater than"
-						      : "at least",
-				     bound_text(o->min, bt), trimmed(v->text, gt));
-	}
-	if (o->has_max) {
-		r = cmp_bound(v, is_int, o->max);
-		if (r == 2 || r > 0 || (o->max_exclusive && r == 0))
-			return usage(c, o->name, "option '%s' must be %s %s, got %s",
-				     o->name,
-				     o->max_exclusive ? "less than" : "at most",
-				     bound_text(o->max, bt), trimmed(v->text, gt));
-	}
-	return 0;
-}
-
-static int convert_choice(struct ap_ctx *c, const struct ap_option *o,
-			  const char *text)
-{
-	struct ap_text list;
-	char sv[AP_SHOW_MAX + 4];
-	size_t i;
-
-	for (i = 0; o->choices && o->choices[i]; i++)
-		if (strcmp(o->choices[i], text) == 0)
-			return 0;
-	list.len = 0;
-	list.buf[0] = '\0';
-	for (i = 0; o->choices && o->choices[i]; i++) {
-		if (i)
-			text_add(&list, ", ");
-		text_add(&list, o->choices[i]);
-	}
-	return usage(c, o->name, "'%s' is not one of %s (option '%s')",
-		     shown(text, sv), list.buf, o->name);
-}
-
-static int convert_bigint(struct ap_ctx *c, const struct ap_option *o,
-			  const char *text, struct ap_value *v)
-{
-	struct ap_result *res = c->res;
-	char sv[AP_SHOW_MAX + 4], *dst = res->storage + res->storage_len;
-	int r = num_parse_bigint(text, strlen(text), dst,
-				 res->storage_alloc - res->storage_len);
-
-	if (r == -1)
-		return usage(c, o->name, "'%s' is not an integer (option '%s')",
-			     shown(text, sv), o->name);
-	if (r == -2)
-		return usage(c, o->name,
-			     "option '%s' has more than 4300 digits", o->name);
-	res->storage_len += strlen(dst) + 1;
-	v->text = dst;
-	if (num_parse_pyint(dst, strlen(dst), &v->i) != 0)
-		v->i = 0;
-	return 0;
-}
-
-/* Check 'text' against the option's type and bounds into 'v'. */
-static int convert(struct ap_ctx *c, const struct ap_option *o,
-		   const char *text, struct ap_value *v)
-{
-	char sv[AP_SHOW_MAX + 4];
-	int r;
-
-	memset(v, 0, sizeof *v);
-	v->text = text;
-	switch (o->type) {
-	case AP_FLAG:
-		v->b = strcmp(text, "false") != 0 && strcmp(text, "0") != 0 &&
-		       text[0] != '\0';
-		return 0;
-	case AP_STRING:
-		return 0;
-	case AP_PATH:
-		if (text[0] == '\0')
-			return usage(c, o->name,
-				     "option '%s' needs a path, got an empty value",
-				     o->name);
-		return 0;
-	case AP_CHOICE:
-		return convert_choice(c, o, text);
-	case AP_FLOAT:
-		if (num_parse_pyfloat(text, strlen(text), 1, &v->f) != 0)
-			return usage(c, o->name,
-				     "'%s' is not a number (option '%s')",
-				     shown(text, sv), o->name);
-		if (o->finite && !isfinite(v->f))
-			return usage(c, o->name,
-				     "option '%s' must be a finite number, got %s",
-				     o->name, trimmed(text, sv));
-		return check_range(c, o, v, 0);
-	case AP_INT:
-		r = num_parse_pyint(text, strlen(text), &v->i);
-		if (r == -1)
-			return usage(c, o->name,
-				     "'%s' is not an integer (option '%s')",
-				     shown(text, sv), o->name);
-		if (r == -2)
-			return usage(c, o->name,
-				     "option '%s' must fit in 64 bits, got %s",
-				     o->name, trimmed(text, sv));
-		v->f = (double)v->i;
-		return check_range(c, o, v, 1);
-	case AP_BIGINT:
-		return convert_bigint(c, o, text, v);
-	}
-	return 0;
-}
-
 /* Store the value of option 'idx': appended, or replacing the last. */
 static int set_value(struct ap_ctx *c, size_t idx, const char *text, int given)
 {
@@ -630,7 +411,7 @@ static int set_value(struct ap_ctx *c, size_t idx, const char *text, int given)
 	struct ap_slot *s = &c->res->slots[idx];
 	struct ap_value v, *vals;
 
-	if (convert(c, o, text, &v) != 0)
+	if (ap_convert(o, text, &v, c->res, c->err) != 0)
 		return -1;
 	if (o->type == AP_FLAG && given)
 		v.b = 1;
@@ -704,7 +485,7 @@ static int parse_span(struct ap_ctx *c, char **argv, int from, int to)
 			break;
 		case TOK_HELP:
 			if (t.value)
-				return usage(c, AP_HELP_LONG,
+				return ap_usage(c->err, AP_HELP_LONG,
 					     "option '%s' takes no value",
 					     AP_HELP_LONG);
 			return 1;
@@ -712,7 +493,7 @@ static int parse_span(struct ap_ctx *c, char **argv, int from, int to)
 			o = &c->verb->options[t.opt];
 			if (o->type == AP_FLAG) {
 				if (t.value)
-					return usage(c, o->name,
+					return ap_usage(c->err, o->name,
 						     "option '%s' takes no value",
 						     o->name);
 				t.value = "true";
@@ -720,7 +501,7 @@ static int parse_span(struct ap_ctx *c, char **argv, int from, int to)
 				if (i + 1 >= to ||
 				    classify(c, argv[i + 1], &next) != 0 ||
 				    next.kind != TOK_OPERAND)
-					return usage(c, o->name,
+					return ap_usage(c->err, o->name,
 						     "option '%s' needs a value",
 						     o->name);
 				t.value = argv[++i];
@@ -747,15 +528,15 @@ static int finish(struct ap_ctx *c)
 			return -1;
 	for (i = 0; i < v->noptions; i++)
 		if (v->options[i].required && !c->res->slots[i].given)
-			return usage(c, v->options[i].name,
+			return ap_usage(c->err, v->options[i].name,
 				     "missing required option '%s'",
 				     v->options[i].name);
 	if (c->res->noperands < od->min) {
 		if (od->min > 1)
-			return usage(c, oname,
+			return ap_usage(c->err, oname,
 				     "missing operand %s (at least %zu needed)",
 				     oname, od->min);
-		return usage(c, oname, "missing operand %s", oname);
+		return ap_usage(c->err, oname, "missing operand %s", oname);
 	}
 	return 0;
 }
@@ -769,27 +550,27 @@ static int report_deferred(struct ap_ctx *c)
 	if (!c->deferred)
 		return 0;
 	if (c->deferred_option && c->deferred_before && c->verb)
-		return usage(c, c->deferred,
+		return ap_usage(c->err, c->deferred,
 			     "unknown option '%s' before the command (options of '%s' follow it)",
-			     shown(c->deferred, sv), c->verb->name);
+			     ap_shown(c->deferred, sv), c->verb->name);
 	if (c->deferred_option) {
 		c->restricted = 0;
 		near = c->verb ? suggest(c, c->deferred) : NULL;
 		if (near)
-			return usage(c, c->deferred,
+			return ap_usage(c->err, c->deferred,
 				     "unknown option '%s' (did you mean '%s'?)",
-				     shown(c->deferred, sv), near);
-		return usage(c, c->deferred, "unknown option '%s'",
-			     shown(c->deferred, sv));
+				     ap_shown(c->deferred, sv), near);
+		return ap_usage(c->err, c->deferred, "unknown option '%s'",
+			     ap_shown(c->deferred, sv));
 	}
 	od = &c->verb->operands;
 	if (od->max == 0)
-		return usage(c, c->deferred,
+		return ap_usage(c->err, c->deferred,
 			     "unexpected operand '%s': '%s' takes no operands",
-			     shown(c->deferred, sv), c->verb->name);
-	return usage(c, c->deferred,
+			     ap_shown(c->deferred, sv), c->verb->name);
+	return ap_usage(c->err, c->deferred,
 		     "unexpected operand '%s': at most %zu %s allowed",
-		     shown(c->deferred, sv), od->max,
+		     ap_shown(c->deferred, sv), od->max,
 		     od->name ? od->name : "operands");
 }
 
@@ -815,18 +596,17 @@ static int verb_error(struct ap_ctx *c, const char *word)
 	list.buf[0] = '\0';
 	for (i = 0; i < c->prog->nverbs; i++) {
 		if (i)
-			text_add(&list, ", ");
-		text_add(&list, c->prog->verbs[i].name);
+			ap_text_add(&list, ", ");
+		ap_text_add(&list, c->prog->verbs[i].name);
 	}
 	if (!word)
-		return usage(c, "command", "no command given; expected one of: %s",
+		return ap_usage(c->err, "command", "no command given; expected one of: %s",
 			     list.buf);
-	return usage(c, "command", "unknown command '%s'; expected one of: %s",
-		     shown(word, sv), list.buf);
+	return ap_usage(c->err, "command", "unknown command '%s'; expected one of: %s",
+		     ap_shown(word, sv), list.buf);
 }
 
-/* A program whose only verb is its default verb has no verb word. */
-static int no_verb_word(const struct ap_program *p)
+int ap_no_verb_word(const struct ap_program *p)
 {
 	return p->nverbs == 1 && p->syntax.default_verb &&
 	       strcmp(p->verbs[0].name, p->syntax.default_verb) == 0;
@@ -850,7 +630,7 @@ static int select_default(struct ap_ctx *c, int argc, char **argv, int *vpos)
 					return (int)v;
 	k = find_verb(p, p->syntax.default_verb);
 	if (k < 0)
-		return usage(c, "command", "default command '%s' is not a command",
+		return ap_usage(c->err, "command", "default command '%s' is not a command",
 			     p->syntax.default_verb);
 	return k;
 }
@@ -868,7 +648,7 @@ static int select_verb(struct ap_ctx *c, int argc, char **argv, int *vpos)
 	int i, k;
 
 	*vpos = -1;
-	if (no_verb_word(p))
+	if (ap_no_verb_word(p))
 		return 0;
 	if (p->syntax.default_verb)
 		return select_default(c, argc, argv, vpos);
@@ -876,7 +656,7 @@ static int select_verb(struct ap_ctx *c, int argc, char **argv, int *vpos)
 		if (classify(c, argv[i], &t) != 0)
 			return -1;
 		if (t.kind == TOK_HELP)
-			return t.value ? usage(c, AP_HELP_LONG,
+			return t.value ? ap_usage(c->err, AP_HELP_LONG,
 					       "option '%s' takes no value",
 					       AP_HELP_LONG)
 				       : -2;
@@ -894,7 +674,7 @@ static int select_verb(struct ap_ctx *c, int argc, char **argv, int *vpos)
 			continue;
 		if (i + 1 >= argc || classify(c, argv[i + 1], &next) != 0 ||
 		    next.kind != TOK_OPERAND)
-			return usage(c, t.o->name, "option '%s' needs a value",
+			return ap_usage(c->err, t.o->name, "option '%s' needs a value",
 				     t.o->name);
 		i++;
 	}
@@ -966,7 +746,7 @@ static int setup(struct ap_ctx *c, int argc, char **argv)
 static int help_verb(struct ap_ctx *c, int vpos)
 {
 	release_values(c->res);
-	if (vpos < 0 && !no_verb_word(c->prog))
+	if (vpos < 0 && !ap_no_verb_word(c->prog))
 		c->res->verb = NULL;
 	c->res->help = 1;
 	return 0;
@@ -1025,30 +805,4 @@ void ap_result_release(struct ap_result *res)
 {
 	release_values(res);
 	memset(res, 0, sizeof *res);
-}
-
-/* A unique prefix of --format of at least three letters. */
-static int is_format_name(const char *s, size_t n, int prefixes)
-{
-	if (n == 8)
-		return strncmp(s, "--format", 8) == 0;
-	return prefixes && n >= 5 && n < 8 && strncmp(s, "--format", n) == 0;
-}
-
-const char *ap_scan_format(int argc, char **argv, int prefixes)
-{
-	const char *found = NULL, *a, *eq;
-	int i;
-
-	for (i = 0; i < argc && strcmp(argv[i], "--") != 0; i++) {
-		a = argv[i];
-		eq = strchr(a, '=');
-		if (eq && is_format_name(a, (size_t)(eq - a), prefixes))
-			found = eq + 1;
-		else if (!eq && is_format_name(a, strlen(a), prefixes) &&
-			 i + 1 < argc && (argv[i + 1][0] != '-' ||
-					  argv[i + 1][1] == '\0'))
-			found = argv[++i];
-	}
-	return found;
 }

@@ -4,7 +4,7 @@
  * depends only on the tables: table order, 80 columns, hidden options left
  * out. Nothing here prints; the text goes into the caller's sbuf.
  */
-#include "core/util/argparse.h"
+#include "core/util/argparse_int.h"
 
 #include <string.h>
 
@@ -87,12 +87,6 @@ static void line_words(struct line *l, const char *s)
 	}
 }
 
-static int no_verb_word(const struct ap_program *p)
-{
-	return p->nverbs == 1 && p->syntax.default_verb &&
-	       strcmp(p->verbs[0].name, p->syntax.default_verb) == 0;
-}
-
 static int is_default(const struct ap_program *p, const struct ap_verb *v)
 {
 	return p->syntax.default_verb &&
@@ -113,7 +107,7 @@ static const struct ap_verb *default_verb(const struct ap_program *p)
  * without verb words, a default verb or one selected by a flag. */
 static int has_word(const struct ap_program *p, const struct ap_verb *v)
 {
-	if (no_verb_word(p) || is_default(p, v))
+	if (ap_no_verb_word(p) || is_default(p, v))
 		return 0;
 	return !(p->syntax.default_verb && v->nselect > 0);
 }
@@ -347,19 +341,6 @@ static size_t entry_col(size_t widest)
 	return col > HELP_COL_MAX ? HELP_COL_MAX : col;
 }
 
-static int listed_before(const struct ap_program *p, size_t v, size_t i)
-{
-	size_t w, j;
-
-	for (w = 0; w <= v; w++)
-		for (j = 0; j < (w == v ? i : p->verbs[w].noptions); j++)
-			if (p->verbs[w].options[j].before_verb &&
-			    strcmp(p->verbs[w].options[j].name,
-				   p->verbs[v].options[i].name) == 0)
-				return 1;
-	return 0;
-}
-
 /* The k-th option listed in help: the verb's, or (verb NULL) the
  * before_verb options of every verb, each name once; NULL past the end. */
 static const struct ap_option *listed(const struct ap_program *p,
@@ -374,7 +355,7 @@ static const struct ap_option *listed(const struct ap_program *p,
 		for (i = 0; i < p->verbs[v].noptions; i++)
 			if (!p->verbs[v].options[i].hidden &&
 			    p->verbs[v].options[i].before_verb &&
-			    !listed_before(p, v, i) && n++ == k)
+			    !ap_before_seen(p, v, i) && n++ == k)
 				return &p->verbs[v].options[i];
 	return NULL;
 }
@@ -430,7 +411,7 @@ void ap_help(const struct ap_program *prog, const struct ap_verb *verb,
 {
 	struct line l = { out, 0, 1 };
 
-	if (!verb && no_verb_word(prog)) {
+	if (!verb && ap_no_verb_word(prog)) {
 		verb = &prog->verbs[0];
 		line_text(&l, "usage: ", 7);
 		verb_usage(prog, verb, 0, &l);

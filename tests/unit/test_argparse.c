@@ -909,11 +909,11 @@ Test(argparse, float_buffer_edge)
 	struct ap_result r;
 	struct diag err;
 	char *s = long_arg("--nf", "", 511, '1');
-	char *t = malloc(strlen(s) + 2);
+	char *t = malloc(strlen(s) + 8);
 	size_t n;
 
 	cr_assert_not_null(t);
-	for (n = 505; n < 515; n++) {
+	for (n = 505; n < 512; n++) {
 		free(s);
 		s = long_arg("--nf", "", n, '1');
 		memcpy(t, s, strlen(s));

@@ -23,6 +23,7 @@
 /* ---- temporary trees ---------------------------------------------------- */
 
 static char tmp_root[256];
+static char repo_dir[256]; /* where the tests started: schemas/ is here */
 
 static void rm_rf(const char *path)
 {
@@ -52,6 +53,7 @@ static void tree_setup(void)
 {
 	char tmpl[] = "/tmp/ig-policy-XXXXXX", real[PATH_MAX];
 
+	cr_assert_not_null(getcwd(repo_dir, sizeof repo_dir));
 	cr_assert_not_null(mkdtemp(tmpl));
 	cr_assert_not_null(realpath(tmpl, real));
 	cr_assert_lt(strlen(real), sizeof tmp_root);
@@ -336,6 +338,21 @@ Test(overrides, strict)
 	cr_assert_eq(config_strict(&c, "a.yaml", -1, 1), 0);
 	cr_assert_eq(config_strict(&c, NULL, 1, 0), 1);
 	config_release(&c);
+}
+
+Test(overrides, no_configuration)
+{
+	static struct config_rule cli_rules[] = {
+	    {"demo.*", SEV_NONE, 1, {0, 0}},
+	};
+	struct config_rules cli = {cli_rules, 1};
+
+	cr_assert_eq(config_strict(NULL, "a.yaml", -1, 1), 1);
+	cr_assert_eq(config_strict(NULL, "a.yaml", 0, 1), 0);
+	cr_assert_eq(config_severity(NULL, NULL, "a", "demo.x", SEV_INFO),
+		     SEV_INFO);
+	cr_assert_eq(config_severity(NULL, &cli, "a", "demo.x", SEV_INFO),
+		     SEV_NONE);
 }
 
 static void add(struct findings *fs, const char *rule, enum severity sev,
@@ -1307,5 +1324,366 @@ Test(baseline, match_by_count_and_stale)
 	findings_release(&again);
 	findings_release(&stale);
 	sbuf_release(&fp);
+	baseline_release(&b);
+}
+
+/* ---- with the YAML loader and the schema checker ------------------------ */
+
+TestSuite(config, .init = tree_setup, .fini = tree_teardown);
+
+static struct policy_load loader(void)
+{
+	static char dir[PATH_MAX];
+	struct policy_load ld;
+
+	snprintf(dir, sizeof dir, "%s/schemas", repo_dir);
+	ld.schemas_dir = dir;
+	ld.file_bytes = 0;
+	return ld;
+}
+
+/* Write .infragate.yaml, discover and load it. Returns config_load()'s
+ * result; 'c' and 'e' are left for the caller to check and release. */
+static int load_text(struct config *c, struct policy_errors *e,
+		     const char *text)
+{
+	struct config_source src = {0};
+	struct policy_load ld = loader();
+
+	mk(".git/", NULL);
+	mk(".infragate.yaml", text);
+	config_init(c, cwd_now());
+	policy_errors_init(e);
+	cr_assert_eq(config_discover(c, &src, e), 1);
+	return config_load(c, &ld, e);
+}
+
+Test(config, spec_example_loads)
+{
+	static const char text[] =
+	    "version: 1\n"
+	    "paths: [plans, promotions]\n"
+	    "exclude: [\"**/testdata/**\", \"vendor/**\"]\n"
+	    "site_packs: [policy/acme]\n"
+	    "routes:\n"
+	    "  - {files: [\"plans/cooling/**\"], pack: cooling, kind: "
+	    "cooling-plan}\n"
+	    "rules:\n"
+	    "  \"cooling.strict.ride-through-unstated\": error\n"
+	    "  \"placement.strict.tier-abbrev\": \"off\"\n"
+	    "overrides:\n"
+	    "  - files: [\"plans/legacy/**\"]\n"
+	    "    rules: {\"cooling.strict.*\": \"off\"}\n"
+	    "    strict: false\n"
+	    "waivers: .infragate-waivers.yaml\n"
+	    "baseline: .infragate-baseline.json\n"
+	    "limits: {file_bytes: 2097152}\n"
+	    "fail_on: warning\n"
+	    "unrouted: error\n"
+	    "jobs: 4\n";
+	struct policy_errors e;
+	struct config c;
+
+	cr_assert_eq(load_text(&c, &e, text), 0, "%s",
+		     e.n ? e.items[0].message : "");
+	cr_assert_eq(c.paths.n, 2);
+	cr_assert_str_eq(c.paths.items[1], "promotions");
+	cr_assert_eq(c.include.n, 2); /* the default */
+	cr_assert_str_eq(c.exclude.items[0], "**/testdata/**");
+	cr_assert_eq(c.nroutes, 1);
+	cr_assert_str_eq(c.routes[0].pack, "cooling");
+	cr_assert_str_eq(c.routes[0].kind, "cooling-plan");
+	cr_assert_str_eq(c.routes[0].files.items[0], "plans/cooling/**");
+	cr_assert_eq(c.rules.n, 2);
+	cr_assert_eq(c.rules.items[0].sev, SEV_ERROR);
+	cr_assert_eq(c.rules.items[0].pos.line, 8);
+	cr_assert_eq(c.rules.items[1].sev, SEV_NONE);
+	cr_assert_eq(c.noverrides, 1);
+	cr_assert_eq(c.overrides[0].strict, 0);
+	cr_assert(c.overrides[0].rules.items[0].glob);
+	cr_assert_str_eq(c.waivers_path, ".infragate-waivers.yaml");
+	cr_assert_str_eq(c.baseline, ".infragate-baseline.json");
+	cr_assert_eq(config_limit(&c, "file_bytes"), 2097152);
+	cr_assert_eq(config_limit(&c, "depth"), 512);
+	cr_assert_eq(config_limit(&c, "nope"), -1);
+	cr_assert_eq(c.fail_on, SEV_WARNING);
+	cr_assert_eq(c.unrouted_error, 1);
+	cr_assert_eq(c.jobs, 4);
+	cr_assert_eq(config_severity(&c, NULL, "plans/legacy/a.yaml",
+				     "cooling.strict.x", SEV_WARNING),
+		     SEV_NONE);
+	cr_assert_eq(config_strict(&c, "plans/legacy/a.yaml", -1, 1), 0);
+	config_release(&c);
+	policy_errors_release(&e);
+}
+
+struct bad_config_case {
+	char text[96];
+	char id[20];
+	uint32_t line;
+	char path[40];
+};
+
+ParameterizedTestParameters(config, errors_positioned)
+{
+	static struct bad_config_case rows[] = {
+	    {"version: 1\nstrict: maybe\n", "input.type", 2, "/strict"},
+	    {"rules:\n  demo.name-length: off\n", "input.type", 2,
+	     "/rules/demo.name-length"},
+	    {"version: 2\n", "input.type", 1, "/version"},
+	    {"version: 1\ncolour: red\n", "input.type", 2, "/colour"},
+	    {"limits: {fil_bytes: 3}\n", "input.type", 1, "/limits/fil_bytes"},
+	    {"\n\nlimits:\n  depth: 0\n", "input.type", 4, "/limits/depth"},
+	    {"rules: {input.type: warning}\n", "input.type", 1,
+	     "/rules/input.type"},
+	    {"rules: {Demo.X: warning}\n", "input.type", 1, "/rules/Demo.X"},
+	    {"exclude: [\"/abs/**\"]\n", "input.type", 1, "/exclude/0"},
+	    {"routes:\n  - {pack: demo}\n", "input.type", 2, "/routes/0"},
+	    {"jobs: -1\n", "input.type", 1, "/jobs"},
+	    {"fail_on: always\n", "input.type", 1, "/fail_on"},
+	    {"waivers:\n  - rule: demo.x\n    files: a\n    owner: o\n"
+	     "    reason: r\n    expires: \"2026-06-30\"\n",
+	     "input.type", 6, "/waivers/0/expires"},
+	    {"a: [\n", "input.yaml", 0, ""},
+	    {"a: 1\na: 2\n", "input.duplicate-key", 2, ""},
+	};
+
+	return cr_make_param_array(struct bad_config_case, rows,
+				   sizeof rows / sizeof rows[0]);
+}
+
+ParameterizedTest(struct bad_config_case *t, config, errors_positioned)
+{
+	struct policy_errors e;
+	struct config c;
+	size_t i;
+	int found = 0;
+
+	cr_assert_eq(load_text(&c, &e, t->text), -1, "'%s' loads", t->text);
+	cr_assert_gt(e.n, 0);
+	for (i = 0; i < e.n; i++) {
+		cr_assert_str_eq(e.items[i].file, ".infragate.yaml");
+		if (strcmp(e.items[i].id, t->id) == 0 &&
+		    (!t->line || e.items[i].line == t->line) &&
+		    (!t->path[0] ||
+		     (e.items[i].path && !strcmp(e.items[i].path, t->path))))
+			found = 1;
+	}
+	cr_assert(found, "'%s': first error %s at %u '%s': %s", t->text,
+		  e.items[0].id, e.items[0].line,
+		  e.items[0].path ? e.items[0].path : "", e.items[0].message);
+	config_release(&c);
+	policy_errors_release(&e);
+}
+
+Test(config, empty_file_and_inline_waivers)
+{
+	static const char text[] = "waivers:\n"
+				   "  - rule: demo.size-limit\n"
+				   "    files: [\"*.yaml\"]\n"
+				   "    owner: alice\n"
+				   "    reason: legacy\n"
+				   "    expires: 2026-06-30\n";
+	struct policy_errors e;
+	struct config c;
+
+	cr_assert_eq(load_text(&c, &e, ""), 0);
+	cr_assert_eq(c.strict, -1);
+	config_release(&c);
+	policy_errors_release(&e);
+	cr_assert_eq(load_text(&c, &e, text), 0, "%s",
+		     e.n ? e.items[0].message : "");
+	cr_assert(c.waivers.loaded);
+	cr_assert_eq(c.waivers.n, 1);
+	cr_assert_eq(c.waivers.items[0].expires, 20260630);
+	cr_assert_str_eq(c.waivers.items[0].source, ".infragate.yaml:2");
+	config_release(&c);
+	policy_errors_release(&e);
+}
+
+Test(config, missing_given_file)
+{
+	struct config_source src = {0};
+	struct policy_load ld = loader();
+	struct policy_errors e;
+	struct config c;
+
+	src.config = "nope.yaml";
+	config_init(&c, cwd_now());
+	policy_errors_init(&e);
+	cr_assert_eq(config_discover(&c, &src, &e), 1);
+	cr_assert_eq(config_load(&c, &ld, &e), -1);
+	cr_assert_str_eq(e.items[0].id, "input.unreadable");
+	cr_assert_str_eq(e.items[0].file, "nope.yaml");
+	config_release(&c);
+	policy_errors_release(&e);
+}
+
+static int rule_known(void *ud, const char *id)
+{
+	(void)ud;
+	return strcmp(id, "demo.name-length") == 0;
+}
+
+static int pack_known(void *ud, const char *name)
+{
+	(void)ud;
+	return strcmp(name, "demo") == 0;
+}
+
+Test(config, names_against_packs)
+{
+	static const char text[] = "packs: [demo, nope]\n"
+				   "rules:\n"
+				   "  demo.name-length: error\n"
+				   "  demo.typo: error\n"
+				   "  cooling.x: \"off\"\n"
+				   "  \"*.strict.*\": info\n"
+				   "routes:\n"
+				   "  - {files: [a/**], pack: ghost}\n";
+	struct config_names k = {rule_known, pack_known, NULL, NULL};
+	const char *const sel[] = {"demo"};
+	struct policy_errors e;
+	struct config c;
+
+	cr_assert_eq(load_text(&c, &e, text), 0);
+	/* nope (pack), ghost (route), demo.typo; cooling.x is not selected */
+	cr_assert_eq(config_check_names(&c, &k, sel, 1, &e), -1);
+	cr_assert_eq(e.n, 3);
+	cr_assert_str_eq(e.items[0].path, "/packs/1");
+	cr_assert_eq(e.items[0].line, 1);
+	cr_assert_str_eq(e.items[1].path, "/routes/0/pack");
+	cr_assert_str_eq(e.items[2].path, "/rules/demo.typo");
+	cr_assert_eq(e.items[2].line, 4);
+	config_release(&c);
+	policy_errors_release(&e);
+}
+
+Test(suppress, through_the_loader)
+{
+	static const char text[] =
+	    "kind: demo-item\n"
+	    "name: a\n"
+	    "size: 500  # infragate: ignore demo.size-limit -- test reason\n"
+	    "note: \"# infragate: ignore demo.x -- y\"\n"
+	    "block: |\n"
+	    "  # infragate: ignore demo.y -- z\n"
+	    "# infragate: ignore demo.name-length -- next line\n"
+	    "\n"
+	    "owner: b\n";
+	struct yaml_limits lim;
+	struct yaml_file yf;
+	struct supp_set s;
+	struct findings fs;
+	struct diag err;
+
+	yaml_limits_default(&lim);
+	yaml_file_init(&yf);
+	diag_init(&err);
+	cr_assert_eq(
+	    yaml_load(&yf, text, sizeof text - 1, YAML_STREAM, &lim, 1, &err),
+	    0, "%s", err.msg);
+	supp_set_init(&s);
+	findings_init(&fs, 0);
+	cr_assert_eq(supp_parse(&s, "x.yaml", &yf, NULL, &fs), 2);
+	cr_assert_eq(fs.n, 0);
+	cr_assert_eq(s.items[0].line, 3);
+	cr_assert_eq(s.items[0].applies_line, 3);
+	cr_assert_eq(s.items[1].line, 7);
+	cr_assert_eq(s.items[1].applies_line, 9);
+	add(&fs, "demo.size-limit", SEV_ERROR, 3, 0, "/size");
+	add(&fs, "demo.x", SEV_ERROR, 4, 0, "/note");
+	cr_assert_eq(supp_apply(&s, &fs), 1);
+	cr_assert_str_eq(fs.items[0].supp_by, "inline");
+	cr_assert_null(fs.items[1].supp_by);
+	findings_release(&fs);
+	supp_set_release(&s);
+	yaml_file_release(&yf);
+}
+
+Test(waivers, file_load_and_errors, .init = tree_setup, .fini = tree_teardown)
+{
+	static const char good[] = "waivers:\n"
+				   "  - rule: demo.size-limit\n"
+				   "    files: plans/**\n"
+				   "    owner: alice\n"
+				   "    reason: r\n"
+				   "    expires: 2026-06-30\n"
+				   "    created: 2026-01-01\n"
+				   "    ticket: OPS-1\n";
+	static const char no_owner[] = "waivers:\n"
+				       "  - rule: demo.size-limit\n"
+				       "    files: plans/**\n"
+				       "    reason: r\n"
+				       "    expires: 2026-06-30\n";
+	struct policy_load ld = loader();
+	struct policy_errors e;
+	struct waivers w;
+
+	mk("w.yaml", good);
+	mk("bad.yaml", no_owner);
+	waivers_init(&w);
+	policy_errors_init(&e);
+	cr_assert_eq(waivers_load(&w, "w.yaml", "w.yaml", &ld, &e), 0, "%s",
+		     e.n ? e.items[0].message : "");
+	cr_assert_eq(w.n, 1);
+	cr_assert_eq(w.items[0].created, 20260101);
+	cr_assert_str_eq(w.items[0].ticket, "OPS-1");
+	cr_assert_str_eq(w.items[0].source, "w.yaml:2");
+	waivers_release(&w);
+	waivers_init(&w);
+	cr_assert_eq(waivers_load(&w, "bad.yaml", "bad.yaml", &ld, &e), -1);
+	cr_assert_str_eq(e.items[0].file, "bad.yaml");
+	cr_assert_eq(e.items[0].line, 2);
+	cr_assert(strstr(e.items[0].message, "owner"));
+	waivers_release(&w);
+	policy_errors_release(&e);
+}
+
+Test(baseline, read_back_and_errors)
+{
+	struct policy_load ld = loader();
+	struct baseline b, r;
+	struct findings fs;
+	struct policy_errors e;
+	struct diag err;
+
+	diag_init(&err);
+	baseline_init(&b);
+	cr_assert_eq(baseline_set_path(&b, "b.json", "b.json", cwd_now(), &err),
+		     0);
+	plan_findings(&fs);
+	cr_assert_eq(baseline_add(&b, "plans/b.yaml", &fs), 0);
+	cr_assert_eq(baseline_write(&b, "0.1.0", &err), 0);
+	baseline_init(&r);
+	policy_errors_init(&e);
+	cr_assert_eq(baseline_load(&r, "b.json", "b.json", cwd_now(), &ld, &e),
+		     0, "%s", e.n ? e.items[0].message : "");
+	cr_assert_eq(r.n, b.n);
+	cr_assert_str_eq(r.items[2].rule, "demo.size-limit");
+	cr_assert_eq(r.items[2].count, 2);
+	cr_assert_eq(r.items[2].pos.line, 6);
+	cr_assert_eq(baseline_apply(&r, &fs, "plans/b.yaml"), 4);
+	baseline_release(&r);
+	mk("bad.json",
+	   "{\"tool\": \"infragate\", \"verb\": \"baseline\",\n"
+	   " \"format\": 1, \"entries\": [\n"
+	   "  {\"rule\": \"demo.x\", \"file\": \"a\", "
+	   "\"document\": 0, \"path\": \"\", \"count\": \"1\"}]}\n");
+	baseline_init(&r);
+	cr_assert_eq(
+	    baseline_load(&r, "bad.json", "bad.json", cwd_now(), &ld, &e), -1);
+	cr_assert_str_eq(e.items[0].path, "/entries/0/count");
+	cr_assert_eq(e.items[0].line, 3);
+	baseline_release(&r);
+	mk("syntax.json", "{\"entries\": [,]}\n");
+	baseline_init(&r);
+	cr_assert_eq(
+	    baseline_load(&r, "syntax.json", "syntax.json", cwd_now(), &ld, &e),
+	    -1);
+	cr_assert_eq(e.items[1].line, 1);
+	baseline_release(&r);
+	findings_release(&fs);
+	policy_errors_release(&e);
 	baseline_release(&b);
 }

@@ -17,6 +17,26 @@
 
 /* ---- harness ----------------------------------------------------------- */
 
+/* Criterion runs each parameterised test in a fresh worker process where
+ * pointers into the runner's data mean nothing: parameters are row
+ * indexes in shared memory, rows are file-scope tables. */
+#define ROWS(t) (sizeof(t) / sizeof((t)[0]))
+
+static void free_index_params(struct criterion_test_params *crp)
+{
+	cr_free(crp->params);
+}
+
+static struct criterion_test_params index_params(size_t n)
+{
+	size_t *ix = cr_malloc(n * sizeof *ix);
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ix[i] = i;
+	return cr_make_param_array(size_t, ix, n, free_index_params);
+}
+
 #define MAX_SIBLINGS 4
 
 struct env_ud {
@@ -239,174 +259,176 @@ static void first_finding(const char *schema, const char *doc,
 	"  tags: {type: array, items: {type: string}, uniqueItems: true, "     \
 	"maxItems: 8}\n"
 
+static const struct vcase demo_rows[] = {
+	{ DEMO, "kind: demo-item\nname: web-1\nsize: 10\ntags: [a, b]\n", "" },
+	{ DEMO, "kind: demo-item\nname: web-1\nsize: \"12\"\n",
+	  "input.type 3:7 /size type\n" },
+	{ DEMO, "kind: demo-item\nname: web-1\nsize: 1\ncolour: red\n",
+	  "input.type 4:1 /colour additionalProperties\n" },
+	{ DEMO, "kind: demo-item\nsize: 1\n",
+	  "input.type 1:1 /name required\n" },
+	{ DEMO, "kind: demo-item\nname: a\nsize: 1\ntags: [a, a]\n",
+	  "input.type 4:11 /tags/1 uniqueItems\n" },
+	{ DEMO, "kind: demo-item\nname: a\nsize: 1.0e+2\n",
+	  "input.type 3:7 /size type\n" },
+	{ DEMO, "kind: demo-item\nname: a\nsize: 0x10\n", "" },
+	{ DEMO, "kind: other\nname: Web\nsize: -1\nlimit: 0\nowner: ''\n",
+	  "input.type 1:7 /kind const\n"
+	  "input.type 2:7 /name pattern\n"
+	  "input.type 3:7 /size minimum\n"
+	  "input.type 4:8 /limit exclusiveMinimum\n"
+	  "input.type 5:8 /owner minLength\n" },
+	{ DEMO, "- a\n", "input.type 1:1  type\n" },
+	{ DEMO, "", "input.type 1:1  type\n" },
+	{ DEMO, "kind: demo-item\nname: a\nsize: 1\n"
+		"tags: [a, b, c, d, e, f, g, h, i]\n",
+	  "input.type 4:7 /tags maxItems\n" },
+};
+
 ParameterizedTestParameters(schema, demo)
 {
-	static struct vcase rows[] = {
-		{ DEMO, "kind: demo-item\nname: web-1\nsize: 10\ntags: [a, b]\n", "" },
-		{ DEMO, "kind: demo-item\nname: web-1\nsize: \"12\"\n",
-		  "input.type 3:7 /size type\n" },
-		{ DEMO, "kind: demo-item\nname: web-1\nsize: 1\ncolour: red\n",
-		  "input.type 4:1 /colour additionalProperties\n" },
-		{ DEMO, "kind: demo-item\nsize: 1\n",
-		  "input.type 1:1 /name required\n" },
-		{ DEMO, "kind: demo-item\nname: a\nsize: 1\ntags: [a, a]\n",
-		  "input.type 4:11 /tags/1 uniqueItems\n" },
-		{ DEMO, "kind: demo-item\nname: a\nsize: 1.0e+2\n",
-		  "input.type 3:7 /size type\n" },
-		{ DEMO, "kind: demo-item\nname: a\nsize: 0x10\n", "" },
-		{ DEMO, "kind: other\nname: Web\nsize: -1\nlimit: 0\nowner: ''\n",
-		  "input.type 1:7 /kind const\n"
-		  "input.type 2:7 /name pattern\n"
-		  "input.type 3:7 /size minimum\n"
-		  "input.type 4:8 /limit exclusiveMinimum\n"
-		  "input.type 5:8 /owner minLength\n" },
-		{ DEMO, "- a\n", "input.type 1:1  type\n" },
-		{ DEMO, "", "input.type 1:1  type\n" },
-		{ DEMO, "kind: demo-item\nname: a\nsize: 1\n"
-			"tags: [a, b, c, d, e, f, g, h, i]\n",
-		  "input.type 4:7 /tags maxItems\n" },
-	};
-
-	return cr_make_param_array(struct vcase, rows,
-				   sizeof rows / sizeof rows[0]);
+	return index_params(ROWS(demo_rows));
 }
 
-ParameterizedTest(struct vcase *c, schema, demo)
+ParameterizedTest(size_t *i, schema, demo)
 {
+	const struct vcase *c = &demo_rows[*i];
+
 	check_case(c, NULL);
 }
 
 /* ---- every keyword, type and position rule ------------------------------ */
 
+static const struct vcase keywords_rows[] = {
+	/* type: each name; a list; YAML 1.1 typing of the document */
+	{ "type: integer\n", "5\n", "" },
+	{ "type: integer\n", "true\n", "input.type 1:1  type\n" },
+	{ "type: integer\n", "10.0\n", "input.type 1:1  type\n" },
+	{ "type: integer\n", "123456789012345678901234567890\n", "" },
+	{ "type: number\n", "1.5\n", "" },
+	{ "type: number\n", "7\n", "" },
+	{ "type: number\n", "yes\n", "input.type 1:1  type\n" },
+	{ "type: number\n", ".inf\n", "input.type 1:1  type\n" },
+	{ "type: number\n", ".nan\n", "input.type 1:1  type\n" },
+	{ "{type: number, infinite: true}\n", "-.inf\n", "" },
+	{ "{type: number, infinite: true}\n", ".nan\n",
+	  "input.type 1:1  type\n" },
+	{ "type: string\n", "2026-01-01\n", "input.type 1:1  type\n" },
+	{ "type: string\n", "'2026-01-01'\n", "" },
+	{ "type: date\n", "2026-01-01\n", "" },
+	{ "type: datetime\n", "2026-01-01 10:00:00\n", "" },
+	{ "type: date\n", "2026-01-01 10:00:00\n", "input.type 1:1  type\n" },
+	{ "type: \"null\"\n", "~\n", "" },
+	{ "type: boolean\n", "off\n", "" },
+	{ "type: array\n", "{}\n", "input.type 1:1  type\n" },
+	{ "type: object\n", "[]\n", "input.type 1:1  type\n" },
+	{ "type: [string, \"null\"]\n", "null\n", "" },
+	{ "type: [string, \"null\"]\n", "3\n", "input.type 1:1  type\n" },
+	/* enum and const: equality of 7.2 */
+	{ "enum: [a, b, c]\n", "b\n", "" },
+	{ "enum: [a, b, c]\n", "x\n", "input.type 1:1  enum\n" },
+	{ "enum: [1, 2]\n", "2.0\n", "" },
+	{ "enum: [1, 2]\n", "true\n", "input.type 1:1  enum\n" },
+	{ "enum: [on, off]\n", "\"on\"\n", "input.type 1:1  enum\n" },
+	{ "enum: [on, off]\n", "no\n", "" },
+	{ "enum: [{a: 1, b: [x]}]\n", "{b: [x], a: 1.0}\n", "" },
+	{ "const: 3\n", "3.0\n", "" },
+	{ "const: 2026-01-01\n", "'2026-01-01'\n", "input.type 1:1  const\n" },
+	/* bounds, exact across int and float */
+	{ "minimum: 0\n", "0\n", "" },
+	{ "minimum: 0\n", "-1\n", "input.type 1:1  minimum\n" },
+	{ "minimum: 0.1\n", "0\n", "input.type 1:1  minimum\n" },
+	{ "maximum: 100\n", "100.0\n", "" },
+	{ "maximum: 100\n", "100.5\n", "input.type 1:1  maximum\n" },
+	{ "exclusiveMinimum: 0\n", "0\n", "input.type 1:1  exclusiveMinimum\n" },
+	{ "exclusiveMinimum: 0\n", "0.5\n", "" },
+	{ "exclusiveMaximum: 10\n", "10\n", "input.type 1:1  exclusiveMaximum\n" },
+	{ "maximum: 9007199254740992.0\n", "9007199254740993\n",
+	  "input.type 1:1  maximum\n" },
+	{ "maximum: 9007199254740992\n", "9007199254740992.0\n", "" },
+	{ "maximum: 100\n", "99999999999999999999\n", "input.type 1:1  maximum\n" },
+	{ "minimum: 0\n", "-99999999999999999999\n", "input.type 1:1  minimum\n" },
+	{ "maximum: 1.0e+30\n", "99999999999999999999\n", "" },
+	{ "minimum: 1.0e+19\n", "10000000000000000000\n", "" },
+	{ "minimum: 1.0e+19\n", "9999999999999999999\n",
+	  "input.type 1:1  minimum\n" },
+	{ "{minimum: 0, maximum: 5}\n", "abc\n", "" },
+	{ "{minimum: 0, maximum: 5}\n", "true\n", "" },
+	{ "minimum: 0\n", ".nan\n", "input.type 1:1  minimum\n" },
+	{ "{minimum: 0, exclusiveMinimum: 0}\n", "-1\n",
+	  "input.type 1:1  minimum\ninput.type 1:1  exclusiveMinimum\n" },
+	/* lengths in code points; patterns anywhere, UTF mode */
+	{ "maxLength: 3\n", "ééé\n", "" },
+	{ "maxLength: 3\n", "éééé\n", "input.type 1:1  maxLength\n" },
+	{ "minLength: 1\n", "''\n", "input.type 1:1  minLength\n" },
+	{ "minLength: 2\n", "5\n", "" },
+	{ "pattern: b\n", "abc\n", "" },
+	{ "pattern: '^b'\n", "abc\n", "input.type 1:1  pattern\n" },
+	{ "pattern: '^.$'\n", "é\n", "" },
+	/* mappings */
+	{ "required: [a, b]\n", "b: 1\n", "input.type 1:1 /a required\n" },
+	{ "required: [a]\n", "x:\n  y: 1\n", "input.type 1:1 /a required\n" },
+	{ "properties: {x: {required: [a]}}\n", "x:\n  y: 1\n",
+	  "input.type 2:3 /x/a required\n" },
+	{ "properties: {x: {required: [a]}}\n", "x: {y: 1}\n",
+	  "input.type 1:4 /x/a required\n" },
+	{ "required: [a]\n", "[1]\n", "" },
+	{ "required: ['a/b']\n", "x: 1\n", "input.type 1:1 /a~1b required\n" },
+	{ "additionalProperties: false\n", "a: 1\n'~x': 2\n",
+	  "input.type 1:1 /a additionalProperties\n"
+	  "input.type 2:1 /~0x additionalProperties\n" },
+	{ "additionalProperties: false\n", "1: a\n",
+	  "input.type 1:1 /1 additionalProperties\n" },
+	{ "{properties: {a: {}}, additionalProperties: {type: integer}}\n",
+	  "a: x\nb: y\nc: 3\n", "input.type 2:4 /b type\n" },
+	{ "propertyNames: {pattern: '^[a-z]+$'}\n", "ok: 1\nNo: 2\n",
+	  "input.type 2:1 /No propertyNames\n" },
+	{ "propertyNames: {type: string}\n", "1: a\n",
+	  "input.type 1:1 /1 propertyNames\n" },
+	{ "minProperties: 2\n", "a: 1\n", "input.type 1:1  minProperties\n" },
+	{ "maxProperties: 1\n", "a: 1\nb: 2\n", "input.type 1:1  maxProperties\n" },
+	/* lists */
+	{ "items: {type: string}\n", "[a, 1, b, 2]\n",
+	  "input.type 1:5 /1 type\ninput.type 1:11 /3 type\n" },
+	{ "minItems: 1\n", "[]\n", "input.type 1:1  minItems\n" },
+	{ "maxItems: 1\n", "- 1\n- 2\n", "input.type 1:1  maxItems\n" },
+	{ "uniqueItems: true\n", "[1, 1.0]\n", "input.type 1:5 /1 uniqueItems\n" },
+	{ "uniqueItems: true\n", "[1, true, '1', 1.5]\n", "" },
+	{ "uniqueItems: true\n", "[0, -0.0, false]\n",
+	  "input.type 1:5 /1 uniqueItems\n" },
+	{ "uniqueItems: true\n", "[{a: 1, b: 2}, {b: 2, a: 1}]\n",
+	  "input.type 1:16 /1 uniqueItems\n" },
+	{ "uniqueItems: true\n", "[[1, 2], [2, 1], [1, 2.0]]\n",
+	  "input.type 1:18 /2 uniqueItems\n" },
+	{ "uniqueItems: true\n", "[a, b, a, a]\n",
+	  "input.type 1:8 /2 uniqueItems\ninput.type 1:11 /3 uniqueItems\n" },
+	{ "uniqueItems: true\n", "[2026-01-01, 2026-01-01, '2026-01-01']\n",
+	  "input.type 1:14 /1 uniqueItems\n" },
+	{ "uniqueItems: false\n", "[1, 1]\n", "" },
+	{ "items: {uniqueItems: true}\n", "[[1, 1], [2, 2]]\n",
+	  "input.type 1:6 /0/1 uniqueItems\ninput.type 1:14 /1/1 uniqueItems\n" },
+	/* allOf, $ref, annotations */
+	{ "allOf: [{type: integer}, {minimum: 3}]\n", "2\n",
+	  "input.type 1:1  minimum\n" },
+	{ "allOf: [{type: integer}, {minimum: 3}]\n", "a\n",
+	  "input.type 1:1  type\n" },
+	{ "$defs: {pos: {type: integer, minimum: 1}}\n$ref: '#/$defs/pos'\n",
+	  "0\n", "input.type 1:1  minimum\n" },
+	{ "title: t\ndescription: d\ndefault: true\nexamples: [1]\n"
+	  "deprecated: false\n$comment: c\n$schema: s\nx-note: n\n"
+	  "type: integer\n",
+	  "a\n", "input.type 1:1  type\n" },
+};
+
 ParameterizedTestParameters(schema, keywords)
 {
-	static struct vcase rows[] = {
-		/* type: each name; a list; YAML 1.1 typing of the document */
-		{ "type: integer\n", "5\n", "" },
-		{ "type: integer\n", "true\n", "input.type 1:1  type\n" },
-		{ "type: integer\n", "10.0\n", "input.type 1:1  type\n" },
-		{ "type: integer\n", "123456789012345678901234567890\n", "" },
-		{ "type: number\n", "1.5\n", "" },
-		{ "type: number\n", "7\n", "" },
-		{ "type: number\n", "yes\n", "input.type 1:1  type\n" },
-		{ "type: number\n", ".inf\n", "input.type 1:1  type\n" },
-		{ "type: number\n", ".nan\n", "input.type 1:1  type\n" },
-		{ "{type: number, infinite: true}\n", "-.inf\n", "" },
-		{ "{type: number, infinite: true}\n", ".nan\n",
-		  "input.type 1:1  type\n" },
-		{ "type: string\n", "2026-01-01\n", "input.type 1:1  type\n" },
-		{ "type: string\n", "'2026-01-01'\n", "" },
-		{ "type: date\n", "2026-01-01\n", "" },
-		{ "type: datetime\n", "2026-01-01 10:00:00\n", "" },
-		{ "type: date\n", "2026-01-01 10:00:00\n", "input.type 1:1  type\n" },
-		{ "type: \"null\"\n", "~\n", "" },
-		{ "type: boolean\n", "off\n", "" },
-		{ "type: array\n", "{}\n", "input.type 1:1  type\n" },
-		{ "type: object\n", "[]\n", "input.type 1:1  type\n" },
-		{ "type: [string, \"null\"]\n", "null\n", "" },
-		{ "type: [string, \"null\"]\n", "3\n", "input.type 1:1  type\n" },
-		/* enum and const: equality of 7.2 */
-		{ "enum: [a, b, c]\n", "b\n", "" },
-		{ "enum: [a, b, c]\n", "x\n", "input.type 1:1  enum\n" },
-		{ "enum: [1, 2]\n", "2.0\n", "" },
-		{ "enum: [1, 2]\n", "true\n", "input.type 1:1  enum\n" },
-		{ "enum: [on, off]\n", "\"on\"\n", "input.type 1:1  enum\n" },
-		{ "enum: [on, off]\n", "no\n", "" },
-		{ "enum: [{a: 1, b: [x]}]\n", "{b: [x], a: 1.0}\n", "" },
-		{ "const: 3\n", "3.0\n", "" },
-		{ "const: 2026-01-01\n", "'2026-01-01'\n", "input.type 1:1  const\n" },
-		/* bounds, exact across int and float */
-		{ "minimum: 0\n", "0\n", "" },
-		{ "minimum: 0\n", "-1\n", "input.type 1:1  minimum\n" },
-		{ "minimum: 0.1\n", "0\n", "input.type 1:1  minimum\n" },
-		{ "maximum: 100\n", "100.0\n", "" },
-		{ "maximum: 100\n", "100.5\n", "input.type 1:1  maximum\n" },
-		{ "exclusiveMinimum: 0\n", "0\n", "input.type 1:1  exclusiveMinimum\n" },
-		{ "exclusiveMinimum: 0\n", "0.5\n", "" },
-		{ "exclusiveMaximum: 10\n", "10\n", "input.type 1:1  exclusiveMaximum\n" },
-		{ "maximum: 9007199254740992.0\n", "9007199254740993\n",
-		  "input.type 1:1  maximum\n" },
-		{ "maximum: 9007199254740992\n", "9007199254740992.0\n", "" },
-		{ "maximum: 100\n", "99999999999999999999\n", "input.type 1:1  maximum\n" },
-		{ "minimum: 0\n", "-99999999999999999999\n", "input.type 1:1  minimum\n" },
-		{ "maximum: 1.0e+30\n", "99999999999999999999\n", "" },
-		{ "minimum: 1.0e+19\n", "10000000000000000000\n", "" },
-		{ "minimum: 1.0e+19\n", "9999999999999999999\n",
-		  "input.type 1:1  minimum\n" },
-		{ "{minimum: 0, maximum: 5}\n", "abc\n", "" },
-		{ "{minimum: 0, maximum: 5}\n", "true\n", "" },
-		{ "minimum: 0\n", ".nan\n", "input.type 1:1  minimum\n" },
-		{ "{minimum: 0, exclusiveMinimum: 0}\n", "-1\n",
-		  "input.type 1:1  minimum\ninput.type 1:1  exclusiveMinimum\n" },
-		/* lengths in code points; patterns anywhere, UTF mode */
-		{ "maxLength: 3\n", "ééé\n", "" },
-		{ "maxLength: 3\n", "éééé\n", "input.type 1:1  maxLength\n" },
-		{ "minLength: 1\n", "''\n", "input.type 1:1  minLength\n" },
-		{ "minLength: 2\n", "5\n", "" },
-		{ "pattern: b\n", "abc\n", "" },
-		{ "pattern: '^b'\n", "abc\n", "input.type 1:1  pattern\n" },
-		{ "pattern: '^.$'\n", "é\n", "" },
-		/* mappings */
-		{ "required: [a, b]\n", "b: 1\n", "input.type 1:1 /a required\n" },
-		{ "required: [a]\n", "x:\n  y: 1\n", "input.type 1:1 /a required\n" },
-		{ "properties: {x: {required: [a]}}\n", "x:\n  y: 1\n",
-		  "input.type 2:3 /x/a required\n" },
-		{ "properties: {x: {required: [a]}}\n", "x: {y: 1}\n",
-		  "input.type 1:4 /x/a required\n" },
-		{ "required: [a]\n", "[1]\n", "" },
-		{ "required: ['a/b']\n", "x: 1\n", "input.type 1:1 /a~1b required\n" },
-		{ "additionalProperties: false\n", "a: 1\n'~x': 2\n",
-		  "input.type 1:1 /a additionalProperties\n"
-		  "input.type 2:1 /~0x additionalProperties\n" },
-		{ "additionalProperties: false\n", "1: a\n",
-		  "input.type 1:1 /1 additionalProperties\n" },
-		{ "{properties: {a: {}}, additionalProperties: {type: integer}}\n",
-		  "a: x\nb: y\nc: 3\n", "input.type 2:4 /b type\n" },
-		{ "propertyNames: {pattern: '^[a-z]+$'}\n", "ok: 1\nNo: 2\n",
-		  "input.type 2:1 /No propertyNames\n" },
-		{ "propertyNames: {type: string}\n", "1: a\n",
-		  "input.type 1:1 /1 propertyNames\n" },
-		{ "minProperties: 2\n", "a: 1\n", "input.type 1:1  minProperties\n" },
-		{ "maxProperties: 1\n", "a: 1\nb: 2\n", "input.type 1:1  maxProperties\n" },
-		/* lists */
-		{ "items: {type: string}\n", "[a, 1, b, 2]\n",
-		  "input.type 1:5 /1 type\ninput.type 1:11 /3 type\n" },
-		{ "minItems: 1\n", "[]\n", "input.type 1:1  minItems\n" },
-		{ "maxItems: 1\n", "- 1\n- 2\n", "input.type 1:1  maxItems\n" },
-		{ "uniqueItems: true\n", "[1, 1.0]\n", "input.type 1:5 /1 uniqueItems\n" },
-		{ "uniqueItems: true\n", "[1, true, '1', 1.5]\n", "" },
-		{ "uniqueItems: true\n", "[0, -0.0, false]\n",
-		  "input.type 1:5 /1 uniqueItems\n" },
-		{ "uniqueItems: true\n", "[{a: 1, b: 2}, {b: 2, a: 1}]\n",
-		  "input.type 1:16 /1 uniqueItems\n" },
-		{ "uniqueItems: true\n", "[[1, 2], [2, 1], [1, 2.0]]\n",
-		  "input.type 1:18 /2 uniqueItems\n" },
-		{ "uniqueItems: true\n", "[a, b, a, a]\n",
-		  "input.type 1:8 /2 uniqueItems\ninput.type 1:11 /3 uniqueItems\n" },
-		{ "uniqueItems: true\n", "[2026-01-01, 2026-01-01, '2026-01-01']\n",
-		  "input.type 1:14 /1 uniqueItems\n" },
-		{ "uniqueItems: false\n", "[1, 1]\n", "" },
-		{ "items: {uniqueItems: true}\n", "[[1, 1], [2, 2]]\n",
-		  "input.type 1:6 /0/1 uniqueItems\ninput.type 1:14 /1/1 uniqueItems\n" },
-		/* allOf, $ref, annotations */
-		{ "allOf: [{type: integer}, {minimum: 3}]\n", "2\n",
-		  "input.type 1:1  minimum\n" },
-		{ "allOf: [{type: integer}, {minimum: 3}]\n", "a\n",
-		  "input.type 1:1  type\n" },
-		{ "$defs: {pos: {type: integer, minimum: 1}}\n$ref: '#/$defs/pos'\n",
-		  "0\n", "input.type 1:1  minimum\n" },
-		{ "title: t\ndescription: d\ndefault: true\nexamples: [1]\n"
-		  "deprecated: false\n$comment: c\n$schema: s\nx-note: n\n"
-		  "type: integer\n",
-		  "a\n", "input.type 1:1  type\n" },
-	};
-
-	return cr_make_param_array(struct vcase, rows,
-				   sizeof rows / sizeof rows[0]);
+	return index_params(ROWS(keywords_rows));
 }
 
-ParameterizedTest(struct vcase *c, schema, keywords)
+ParameterizedTest(size_t *i, schema, keywords)
 {
+	const struct vcase *c = &keywords_rows[*i];
+
 	check_case(c, NULL);
 }
 
@@ -450,61 +472,62 @@ ParameterizedTest(struct vcase *c, schema, keywords)
 	"  n: {type: integer, minimum: 1, enum: [1, 2, 3]}\n"                  \
 	"  s: {type: string, maxLength: 1}\n"
 
+static const struct vcase order_rows[] = {
+	/* node keywords in table order, then entries in document
+	 * order; required in list order; type failure hides the rest */
+	{ NESTED, "z: 1\nd: [1, x, 2]\nb: {y: a, w: 1}\na: 7\n",
+	  "input.type 1:1 /b required\n"
+	  "input.type 1:1 /c required\n"
+	  "input.type 1:1  minProperties\n"
+	  "input.type 1:1 /z additionalProperties\n"
+	  "input.type 2:5 /d/0 type\n"
+	  "input.type 2:11 /d/2 type\n"
+	  "input.type 3:4 /b/x required\n"
+	  "input.type 3:8 /b/y type\n"
+	  "input.type 3:11 /b/w additionalProperties\n"
+	  "input.type 4:4 /a enum\n"
+	  "input.type 4:4 /a minimum\n" },
+	{ NESTED, "a: x\nb: [1]\nc: 1\nd: {}\ne: 1\n",
+	  "input.type 5:1 /e additionalProperties\n"
+	  "input.type 1:4 /a type\n"
+	  "input.type 2:4 /b type\n"
+	  "input.type 4:4 /d type\n" },
+	/* emptyIsMissing: empty members are missing, at their own
+	 * node, and nothing else looks at them */
+	{ EMPTY, "a: ''\nb: ~\nc: []\nd: {}\ne: 0\nz: ''\n", 
+	  "input.type 1:4 /a required\n"
+	  "input.type 2:4 /b required\n"
+	  "input.type 3:4 /c required\n"
+	  "input.type 4:4 /d required\n" },
+	{ EMPTY, "e: 1\nz: 2\n",
+	  "input.type 1:1 /a required\n"
+	  "input.type 1:1 /b required\n"
+	  "input.type 1:1 /c required\n"
+	  "input.type 1:1 /d required\n"
+	  "input.type 1:1  maxProperties\n"
+	  "input.type 2:1 /z additionalProperties\n" },
+	/* top-level findings map and a per-node finding */
+	{ CHAOSLIKE, "id: ABCDEF\nx: 1\nn: 7\ns: ab\n",
+	  "chaos.id-format 1:5 /id maxLength\n"
+	  "chaos.id-format 1:5 /id pattern\n"
+	  "chaos.unknown-field 2:1 /x additionalProperties\n"
+	  "chaos.enum 3:4 /n enum\n"
+	  "input.type 4:4 /s maxLength\n" },
+	{ CHAOSLIKE, "n: 0\n",
+	  "chaos.missing-field 1:1 /id required\n"
+	  "chaos.enum 1:4 /n enum\n"
+	  "resiliency.range 1:4 /n minimum\n" },
+};
+
 ParameterizedTestParameters(schema, order)
 {
-	static struct vcase rows[] = {
-		/* node keywords in table order, then entries in document
-		 * order; required in list order; type failure hides the rest */
-		{ NESTED, "z: 1\nd: [1, x, 2]\nb: {y: a, w: 1}\na: 7\n",
-		  "input.type 1:1 /b required\n"
-		  "input.type 1:1 /c required\n"
-		  "input.type 1:1  minProperties\n"
-		  "input.type 1:1 /z additionalProperties\n"
-		  "input.type 2:5 /d/0 type\n"
-		  "input.type 2:11 /d/2 type\n"
-		  "input.type 3:4 /b/x required\n"
-		  "input.type 3:8 /b/y type\n"
-		  "input.type 3:11 /b/w additionalProperties\n"
-		  "input.type 4:4 /a enum\n"
-		  "input.type 4:4 /a minimum\n" },
-		{ NESTED, "a: x\nb: [1]\nc: 1\nd: {}\ne: 1\n",
-		  "input.type 5:1 /e additionalProperties\n"
-		  "input.type 1:4 /a type\n"
-		  "input.type 2:4 /b type\n"
-		  "input.type 4:4 /d type\n" },
-		/* emptyIsMissing: empty members are missing, at their own
-		 * node, and nothing else looks at them */
-		{ EMPTY, "a: ''\nb: ~\nc: []\nd: {}\ne: 0\nz: ''\n", 
-		  "input.type 1:4 /a required\n"
-		  "input.type 2:4 /b required\n"
-		  "input.type 3:4 /c required\n"
-		  "input.type 4:4 /d required\n" },
-		{ EMPTY, "e: 1\nz: 2\n",
-		  "input.type 1:1 /a required\n"
-		  "input.type 1:1 /b required\n"
-		  "input.type 1:1 /c required\n"
-		  "input.type 1:1 /d required\n"
-		  "input.type 1:1  maxProperties\n"
-		  "input.type 2:1 /z additionalProperties\n" },
-		/* top-level findings map and a per-node finding */
-		{ CHAOSLIKE, "id: ABCDEF\nx: 1\nn: 7\ns: ab\n",
-		  "chaos.id-format 1:5 /id maxLength\n"
-		  "chaos.id-format 1:5 /id pattern\n"
-		  "chaos.unknown-field 2:1 /x additionalProperties\n"
-		  "chaos.enum 3:4 /n enum\n"
-		  "input.type 4:4 /s maxLength\n" },
-		{ CHAOSLIKE, "n: 0\n",
-		  "chaos.missing-field 1:1 /id required\n"
-		  "chaos.enum 1:4 /n enum\n"
-		  "resiliency.range 1:4 /n minimum\n" },
-	};
-
-	return cr_make_param_array(struct vcase, rows,
-				   sizeof rows / sizeof rows[0]);
+	return index_params(ROWS(order_rows));
 }
 
-ParameterizedTest(struct vcase *c, schema, order)
+ParameterizedTest(size_t *i, schema, order)
 {
+	const struct vcase *c = &order_rows[*i];
+
 	check_case(c, NULL);
 }
 
@@ -548,5 +571,696 @@ Test(schema, positions_and_document_index)
 	cr_assert_eq(schema_validate(r.s, r.df.docs[0]->root, 3, &lim, &r.fs,
 				     &r.err), 1);
 	cr_assert_eq(r.fs.items[1].document, 3);
+	run_end(&r);
+}
+
+/* ---- choices ---------------------------------------------------------- */
+
+#define CHOICE                                                                 \
+	"type: object\n"                                                       \
+	"properties:\n"                                                        \
+	"  spec:\n"                                                            \
+	"    anyOf:\n"                                                         \
+	"      - title: title A\n"                                             \
+	"        type: object\n"                                               \
+	"        required: [kind, a]\n"                                        \
+	"        properties: {kind: {const: a}, a: {type: integer}}\n"         \
+	"      - title: title B\n"                                             \
+	"        type: object\n"                                               \
+	"        required: [kind, b]\n"                                        \
+	"        properties: {kind: {const: b}, b: {type: string}}\n"
+
+#define ONEOF "oneOf: [{type: integer}, {minimum: 0}, {type: string}]\n"
+
+static const struct vcase choices_rows[] = {
+	{ CHOICE, "spec: {kind: a, a: 1}\n", "" },
+	{ CHOICE, "spec: {kind: b, b: x}\n", "" },
+	/* one compatible branch (the discriminator): inline */
+	{ CHOICE, "spec: {kind: a, a: x}\n", "input.type 1:20 /spec/a type\n" },
+	{ CHOICE, "spec: {kind: b}\n", "input.type 1:7 /spec/b required\n" },
+	/* none compatible: one choice finding at the value */
+	{ CHOICE, "spec: {kind: c}\n", "input.type 1:7 /spec anyOf\n" },
+	{ CHOICE, "spec: {a: 1}\n", "input.type 1:7 /spec anyOf\n" },
+	{ CHOICE, "spec: 5\n", "input.type 1:7 /spec anyOf\n" },
+	/* oneOf */
+	{ ONEOF, "-5\n", "" },
+	{ ONEOF, "1.5\n", "" },
+	{ ONEOF, "5\n", "input.type 1:1  oneOf\n" },
+	{ ONEOF, "x\n", "input.type 1:1  oneOf\n" },
+	{ ONEOF, "-1.5\n", "input.type 1:1  minimum\n" },
+	{ "oneOf: [{type: integer}, {type: string}]\n", "[]\n",
+	  "input.type 1:1  oneOf\n" },
+	/* a branch reached through $ref is described and matched
+	 * through it */
+	{ "$defs: {i: {title: int, type: integer}}\n"
+	  "anyOf: [{$ref: '#/$defs/i'}, {type: string, minLength: 3}]\n",
+	  "ab\n", "input.type 1:1  minLength\n" },
+	/* a per-node finding for the choice class */
+	{ "finding: {choice: chaos.enum}\nanyOf: [{type: integer}, {type: string}]\n",
+	  "[]\n", "chaos.enum 1:1  anyOf\n" },
+	/* choices nested in choices, and inside items */
+	{ "items: {anyOf: [{type: integer}, {anyOf: [{type: string}, {type: boolean}]}]}\n",
+	  "[1, a, true, 1.5]\n", "input.type 1:14 /3 anyOf\n" },
+	/* detect-style: required alternatives */
+	{ "type: object\nrequired: [level]\n"
+	  "anyOf: [{required: [reviewer]}, {required: [proposed_by]}]\n",
+	  "level: 1\nx: 2\n", "input.type 1:1  anyOf\n" },
+};
+
+ParameterizedTestParameters(schema, choices)
+{
+	return index_params(ROWS(choices_rows));
+}
+
+ParameterizedTest(size_t *i, schema, choices)
+{
+	const struct vcase *c = &choices_rows[*i];
+
+	check_case(c, NULL);
+}
+
+/* ---- $ref: local, sibling, legal recursion -------------------------------- */
+
+#define TREE                                                                   \
+	"$defs:\n"                                                             \
+	"  node:\n"                                                            \
+	"    type: object\n"                                                   \
+	"    additionalProperties: false\n"                                    \
+	"    properties:\n"                                                    \
+	"      name: {type: string}\n"                                         \
+	"      children: {type: array, items: {$ref: '#/$defs/node'}}\n"       \
+	"$ref: '#/$defs/node'\n"
+
+static const char *const siblings[] = {
+	"common.yaml",
+	"pack: demo\n"
+	"findings: {range: demo.size}\n"
+	"type: object\n"
+	"$defs:\n"
+	"  pos: {$ref: '#/$defs/int', minimum: 1}\n"
+	"  int: {type: integer}\n",
+	"bad.yaml",
+	"$defs: {x: {typo: 1}}\n",
+	NULL
+};
+
+static const struct vcase refs_rows[] = {
+	{ TREE, "name: a\nchildren:\n  - name: b\n    children:\n"
+		"      - name: 3\n      - nme: c\n",
+	  "input.type 5:15 /children/0/children/0/name type\n"
+	  "input.type 6:9 /children/0/children/1/nme additionalProperties\n" },
+	{ "type: object\nproperties: {sub: {$ref: '#'}}\n",
+	  "sub: {sub: {sub: 1}}\n", "input.type 1:18 /sub/sub/sub type\n" },
+	{ "$defs: {l: {type: array, items: {$ref: '#/$defs/l'}}}\n"
+	  "$ref: '#/$defs/l'\n",
+	  "[[[]], [1]]\n", "input.type 1:9 /1/0 type\n" },
+	{ "type: object\nadditionalProperties: {$ref: '#'}\n"
+	  "propertyNames: {$ref: '#/$defs/name'}\n"
+	  "$defs: {name: {type: string, maxLength: 2}}\n",
+	  "ab: {cd: {efg: {}}}\n", "input.type 1:12 /ab/cd/efg propertyNames\n" },
+	/* a sibling file; refs inside it resolve in it; the ids are
+	 * the compiled file's (the sibling's findings map is not used) */
+	{ "properties: {a: {$ref: 'common.yaml#/$defs/pos'}}\n",
+	  "a: 0\n", "input.type 1:4 /a minimum\n" },
+	{ "properties: {a: {$ref: 'common.yaml#/$defs/pos'}}\n",
+	  "a: x\n", "input.type 1:4 /a type\n" },
+	{ "findings: {range: demo.size}\n"
+	  "properties: {a: {$ref: 'common.yaml#/$defs/pos'},\n"
+	  "             b: {$ref: 'common.yaml'}}\n",
+	  "a: 0\nb: 1\n", "demo.size 1:4 /a minimum\ninput.type 2:4 /b type\n" },
+	/* aliases share nodes; the path is the walker's own */
+	{ "additionalProperties: {uniqueItems: true}\n",
+	  "a: &x [1, 1]\nb: *x\n",
+	  "input.type 1:11 /a/1 uniqueItems\ninput.type 1:11 /b/1 uniqueItems\n" },
+};
+
+ParameterizedTestParameters(schema, refs)
+{
+	return index_params(ROWS(refs_rows));
+}
+
+ParameterizedTest(size_t *i, schema, refs)
+{
+	const struct vcase *c = &refs_rows[*i];
+
+	check_case(c, siblings);
+}
+
+/* ---- messages and figures ------------------------------------------------- */
+
+struct mcase {
+	const char *schema, *doc, *msg, *fig;
+};
+
+static const struct mcase messages_rows[] = {
+	{ "properties: {size: {type: integer}}\n", "size: '12'\n",
+	  "'size' must be an integer, found a string ('12')",
+	  "{\"keyword\": \"type\", \"limit\": \"integer\", \"value\": \"12\"}" },
+	{ "properties: {size: {maximum: 100}}\n", "size: 500\n",
+	  "'size' must be at most 100, found 500",
+	  "{\"keyword\": \"maximum\", \"limit\": 100, \"value\": 500}" },
+	{ "properties: {r: {minimum: 0.1}}\n", "r: 1.0e-5\n",
+	  "'r' must be at least 0.1, found 1e-05",
+	  "{\"keyword\": \"minimum\", \"limit\": 0.1, \"value\": 1e-05}" },
+	{ "properties: {r: {exclusiveMinimum: 0}}\n", "r: -0.0\n",
+	  "'r' must be greater than 0, found -0.0",
+	  "{\"keyword\": \"exclusiveMinimum\", \"limit\": 0, \"value\": -0.0}" },
+	{ "maximum: 100\n", "99999999999999999999\n",
+	  "the document must be at most 100, found 99999999999999999999",
+	  "{\"keyword\": \"maximum\", \"limit\": 100, \"value\": 99999999999999999999}" },
+	{ "required: [name]\n", "a: 1\n", "missing required key 'name'",
+	  "{\"keyword\": \"required\"}" },
+	{ "properties: {fault: {required: [class]}}\n", "fault: {x: 1}\n",
+	  "missing required key 'class' in 'fault'", NULL },
+	{ "{emptyIsMissing: true, required: [region]}\n", "region: ''\n",
+	  "required key 'region' is empty",
+	  "{\"keyword\": \"required\", \"value\": \"\"}" },
+	{ "{additionalProperties: false, properties: {color: {}, size: {}}}\n",
+	  "colour: red\n", "unknown key 'colour' (did you mean 'color'?)",
+	  "{\"keyword\": \"additionalProperties\", \"limit\": false, \"value\": \"colour\"}" },
+	{ "{additionalProperties: false, properties: {color: {}, size: {}}}\n",
+	  "shape: red\n", "unknown key 'shape'", NULL },
+	{ "{additionalProperties: false, properties: {abc: {}, abd: {}}}\n",
+	  "abx: 1\n", "unknown key 'abx' (did you mean 'abc'?)", NULL },
+	{ "items: {additionalProperties: false}\n", "- {true: 1}\n",
+	  "unknown key true in '/0'",
+	  "{\"keyword\": \"additionalProperties\", \"limit\": false, \"value\": true}" },
+	{ "enum: [a, b, c]\n", "x\n",
+	  "the document must be one of 'a', 'b', 'c', found 'x'",
+	  "{\"keyword\": \"enum\", \"value\": \"x\"}" },
+	{ "enum: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]\n", "13\n",
+	  "the document must be one of 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, ..., found 13",
+	  NULL },
+	{ "enum: [on, off]\n", "'on'\n",
+	  "the document must be one of true, false, found 'on'", NULL },
+	{ "enum: [[1, 2], {a: x}, ~, 1.5]\n", "x\n",
+	  "the document must be one of [1, 2], {\"a\": \"x\"}, null, 1.5, found 'x'",
+	  NULL },
+	{ "properties: {kind: {const: demo-item}}\n", "kind: other\n",
+	  "'kind' must be 'demo-item', found 'other'",
+	  "{\"keyword\": \"const\", \"limit\": \"demo-item\", \"value\": \"other\"}" },
+	{ "properties: {tags: {uniqueItems: true}}\n", "tags: [a, a]\n",
+	  "duplicate item in 'tags': equal to item 0",
+	  "{\"keyword\": \"uniqueItems\", \"limit\": true, \"value\": \"a\"}" },
+	{ "properties: {name: {maxLength: 3}}\n", "name: abcd\n",
+	  "'name' must be at most 3 characters long, found 4",
+	  "{\"keyword\": \"maxLength\", \"limit\": 3, \"value\": \"abcd\"}" },
+	{ "properties: {name: {minLength: 1}}\n", "name: ''\n",
+	  "'name' must be at least 1 character long, found 0", NULL },
+	{ "properties: {name: {pattern: '^[a-z]+$'}}\n", "name: Ab\n",
+	  "'name' must match '^[a-z]+$', found 'Ab'",
+	  "{\"keyword\": \"pattern\", \"limit\": \"^[a-z]+$\", \"value\": \"Ab\"}" },
+	{ "propertyNames: {pattern: '^[a-z]+$'}\n", "No: 1\n",
+	  "key 'No' must match '^[a-z]+$', found 'No'",
+	  "{\"keyword\": \"propertyNames\", \"value\": \"No\"}" },
+	{ "propertyNames: {type: string}\n", "2: 1\n",
+	  "key 2 must be a string, found an integer (2)", NULL },
+	{ "properties: {tags: {maxItems: 1}}\n", "tags: [a, b]\n",
+	  "'tags' must have at most 1 item, found 2",
+	  "{\"keyword\": \"maxItems\", \"limit\": 1, \"value\": 2}" },
+	{ "minProperties: 2\n", "a: 1\n",
+	  "the document must have at least 2 keys, found 1",
+	  "{\"keyword\": \"minProperties\", \"limit\": 2, \"value\": 1}" },
+	{ "items: {type: string}\n", "[1]\n",
+	  "'/0' must be a string, found an integer (1)", NULL },
+	{ "type: [string, \"null\"]\n", "5\n",
+	  "the document must be a string or null, found an integer (5)",
+	  "{\"keyword\": \"type\", \"value\": 5}" },
+	{ "type: [integer, string, \"null\"]\n", "[]\n",
+	  "the document must be an integer, a string or null, found an array",
+	  "{\"keyword\": \"type\"}" },
+	{ "type: number\n", ".inf\n",
+	  "the document must be a finite number, found inf",
+	  "{\"keyword\": \"type\", \"limit\": \"number\"}" },
+	{ "type: string\n", "yes\n",
+	  "the document must be a string, found a boolean (true)", NULL },
+	{ "type: string\n", "2026-01-01\n",
+	  "the document must be a string, found a date (2026-01-01)",
+	  "{\"keyword\": \"type\", \"limit\": \"string\", \"value\": \"2026-01-01\"}" },
+	{ "properties: {s: {maxLength: 1}}\n", "s: \"a\\\"b\"\n", NULL,
+	  "{\"keyword\": \"maxLength\", \"limit\": 1, \"value\": \"a\\\"b\"}" },
+	{ "properties: {'a/b': {type: integer}}\n", "a/b: x\n",
+	  "'a/b' must be an integer, found a string ('x')", NULL },
+	{ CHOICE, "spec: {kind: c}\n",
+	  "'spec' matches none of the alternatives: 'title A', 'title B'",
+	  "{\"keyword\": \"anyOf\"}" },
+	{ ONEOF, "5\n",
+	  "the document matches 2 of the alternatives, exactly one must",
+	  "{\"keyword\": \"oneOf\", \"value\": 5}" },
+	{ "anyOf: [{type: integer}, {type: [string, \"null\"]}]\n", "1.5\n",
+	  "the document matches none of the alternatives: an integer, (a string or null)",
+	  "{\"keyword\": \"anyOf\", \"value\": 1.5}" },
+	{ "anyOf: [{minimum: 5}, {maximum: 1}]\n", "3\n",
+	  "the document matches none of the alternatives: alternative 1, alternative 2",
+	  NULL },
+	{ "properties: {x: {type: integer}}\n",
+	  "x: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n",
+	  "'x' must be an integer, found a string "
+	  "('aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...')",
+	  NULL },
+};
+
+ParameterizedTestParameters(schema, messages)
+{
+	return index_params(ROWS(messages_rows));
+}
+
+ParameterizedTest(size_t *i, schema, messages)
+{
+	const struct mcase *c = &messages_rows[*i];
+
+	first_finding(c->schema, c->doc, c->msg, c->fig);
+}
+
+/* The engine's own kinds use the same machinery (spec/core.md 3.2, 9.2). */
+#define WAIVERS                                                                \
+	"pack: infragate\n"                                                    \
+	"type: object\n"                                                       \
+	"additionalProperties: false\n"                                        \
+	"required: [waivers]\n"                                                \
+	"properties:\n"                                                        \
+	"  waivers:\n"                                                         \
+	"    type: array\n"                                                    \
+	"    items:\n"                                                         \
+	"      type: object\n"                                                 \
+	"      additionalProperties: false\n"                                  \
+	"      required: [rule, files, owner, reason, expires]\n"              \
+	"      properties:\n"                                                  \
+	"        rule: {type: string, pattern: '^[a-z0-9*][a-z0-9.*_-]*$'}\n"   \
+	"        files:\n"                                                     \
+	"          oneOf: [{type: string},\n"                                  \
+	"                  {type: array, items: {type: string}, minItems: 1}]\n" \
+	"        path: {type: string}\n"                                       \
+	"        document: {type: integer, minimum: 0}\n"                      \
+	"        owner: {type: string, minLength: 1}\n"                        \
+	"        reason: {type: string, minLength: 1}\n"                       \
+	"        expires: {type: date}\n"                                      \
+	"        ticket: {type: string}\n"                                     \
+	"        created: {type: date}\n"
+
+#define CONFIG                                                                 \
+	"pack: infragate\n"                                                    \
+	"type: object\n"                                                       \
+	"additionalProperties: false\n"                                        \
+	"properties:\n"                                                        \
+	"  version: {const: 1}\n"                                              \
+	"  fail_on: {enum: [error, warning, info, none]}\n"                    \
+	"  jobs: {type: integer, minimum: 0}\n"                                \
+	"  rules:\n"                                                           \
+	"    type: object\n"                                                   \
+	"    additionalProperties: {enum: [error, warning, info, \"off\"]}\n"  \
+	"  limits:\n"                                                          \
+	"    type: object\n"                                                   \
+	"    additionalProperties: {type: integer, minimum: 1}\n"
+
+static const struct vcase engine_kinds_rows[] = {
+	{ WAIVERS,
+	  "waivers:\n"
+	  "  - rule: cooling.strict.*\n"
+	  "    files: [\"plans/**\"]\n"
+	  "    owner: alice\n"
+	  "    reason: legacy\n"
+	  "    expires: 2026-06-30\n",
+	  "" },
+	{ WAIVERS,
+	  "waivers:\n"
+	  "  - rule: Cooling\n"
+	  "    files: 5\n"
+	  "    owner: ''\n"
+	  "    reason: legacy\n"
+	  "    expires: '2026-06-30'\n"
+	  "    note: x\n",
+	  "input.type 2:11 /waivers/0/rule pattern\n"
+	  "input.type 3:12 /waivers/0/files oneOf\n"
+	  "input.type 4:12 /waivers/0/owner minLength\n"
+	  "input.type 6:14 /waivers/0/expires type\n"
+	  "input.type 7:5 /waivers/0/note additionalProperties\n" },
+	{ CONFIG,
+	  "version: 2\nfail_on: off\njobs: -1\n"
+	  "rules: {\"a.b\": error, \"c.d\": off}\nlimits: {depth: 0}\n"
+	  "strict: true\n",
+	  "input.type 1:10 /version const\n"
+	  "input.type 2:10 /fail_on enum\n"
+	  "input.type 3:7 /jobs minimum\n"
+	  "input.type 4:30 /rules/c.d enum\n"
+	  "input.type 5:17 /limits/depth minimum\n"
+	  "input.type 6:1 /strict additionalProperties\n" },
+};
+
+ParameterizedTestParameters(schema, engine_kinds)
+{
+	return index_params(ROWS(engine_kinds_rows));
+}
+
+ParameterizedTest(size_t *i, schema, engine_kinds)
+{
+	const struct vcase *c = &engine_kinds_rows[*i];
+
+	check_case(c, NULL);
+}
+
+/* ---- compile errors -------------------------------------------------------- */
+
+struct ccase {
+	const char *schema;
+	unsigned line, col;
+	const char *path, *msg;
+};
+
+static const struct ccase compile_errors_rows[] = {
+	{ "type: null\n", 1, 1, "/type",
+	  "'type' must be a string or a list of strings, found null" },
+	{ "properties:\n  a: {type: null}\n", 2, 7, "/properties/a/type",
+	  "'type' must be a string or a list of strings, found null" },
+	{ "type: [string, int]\n", 1, 1, "/type/1",
+	  "unknown type 'int' in 'type'" },
+	{ "type: strng\n", 1, 1, "/type",
+	  "unknown type 'strng' in 'type' (did you mean 'string'?)" },
+	{ "type: []\n", 1, 1, "/type", "'type' must not be an empty list" },
+	{ "patern: x\n", 1, 1, "/patern",
+	  "unknown keyword 'patern' (did you mean 'pattern'?)" },
+	{ "properties:\n  a:\n    maxLenght: 3\n", 3, 5,
+	  "/properties/a/maxLenght",
+	  "unknown keyword 'maxLenght' (did you mean 'maxLength'?)" },
+	{ "properties: {a: {pack: x}}\n", 1, 18, "/properties/a/pack",
+	  "unknown keyword 'pack'" },
+	{ "enum: []\n", 1, 1, "/enum",
+	  "'enum' must be a non-empty list, found an empty list" },
+	{ "enum: a\n", 1, 1, "/enum",
+	  "'enum' must be a non-empty list, found a string" },
+	{ "minimum: '0'\n", 1, 1, "/minimum",
+	  "'minimum' must be a finite number, found a string" },
+	{ "exclusiveMaximum: true\n", 1, 1, "/exclusiveMaximum",
+	  "'exclusiveMaximum' must be a finite number, found a boolean" },
+	{ "maximum: .inf\n", 1, 1, "/maximum",
+	  "'maximum' must be a finite number, found a non-finite float" },
+	{ "minLength: -1\n", 1, 1, "/minLength",
+	  "'minLength' must be a non-negative integer, found a negative integer" },
+	{ "maxItems: 1.5\n", 1, 1, "/maxItems",
+	  "'maxItems' must be a non-negative integer, found a float" },
+	{ "pattern: '(a'\n", 1, 1, "/pattern",
+	  "'pattern' does not compile at offset 2: missing closing parenthesis" },
+	{ "pattern: 5\n", 1, 1, "/pattern",
+	  "'pattern' must be a string, found an integer" },
+	{ "properties: [a]\n", 1, 1, "/properties",
+	  "'properties' must be a mapping, found a list" },
+	{ "properties: {a: 5}\n", 1, 14, "/properties/a",
+	  "a 'properties' entry must be a schema (a mapping), found an integer" },
+	{ "properties: {1: {}}\n", 1, 14, "/properties",
+	  "'properties' names must be strings, found an integer" },
+	{ "required: a\n", 1, 1, "/required",
+	  "'required' must be a list of strings, found a string" },
+	{ "required: [a, 1]\n", 1, 1, "/required/1",
+	  "'required' must be a list of strings, found an integer in it" },
+	{ "required: [a, a]\n", 1, 1, "/required/1",
+	  "'required' lists 'a' twice" },
+	{ "additionalProperties: 1\n", 1, 1, "/additionalProperties",
+	  "'additionalProperties' must be a boolean or a schema (a mapping), found an integer" },
+	{ "propertyNames: true\n", 1, 1, "/propertyNames",
+	  "'propertyNames' must be a schema (a mapping), found a boolean" },
+	{ "items: [{type: string}]\n", 1, 1, "/items",
+	  "'items' must be a schema (a mapping), found a list" },
+	{ "uniqueItems: yes please\n", 1, 1, "/uniqueItems",
+	  "'uniqueItems' must be a boolean, found a string" },
+	{ "emptyIsMissing: 1\n", 1, 1, "/emptyIsMissing",
+	  "'emptyIsMissing' must be a boolean, found an integer" },
+	{ "infinite: 'yes'\n", 1, 1, "/infinite",
+	  "'infinite' must be a boolean, found a string" },
+	{ "allOf: []\n", 1, 1, "/allOf",
+	  "'allOf' must be a non-empty list of schemas, found an empty list" },
+	{ "anyOf: [1]\n", 1, 1, "/anyOf/0",
+	  "an item of 'anyOf' must be a schema (a mapping), found an integer" },
+	{ "oneOf: {a: 1}\n", 1, 1, "/oneOf",
+	  "'oneOf' must be a non-empty list of schemas, found a mapping" },
+	{ "title: 5\n", 1, 1, "/title", "'title' must be a string, found an integer" },
+	{ "$ref: 5\n", 1, 1, "/$ref", "'$ref' must be a string, found an integer" },
+	{ "$ref: '#/$defs/nope'\n", 1, 1, "/$ref",
+	  "'$ref' target '#/$defs/nope' does not exist" },
+	{ "$defs: {a: []}\n$ref: '#/$defs/a'\n", 1, 9, "/$defs/a",
+	  "'$defs' entry 'a' must be a schema (a mapping), found a list" },
+	{ "$ref: 'http://x/y.yaml'\n", 1, 1, "/$ref",
+	  "'$ref' must be '#/<pointer>' or '<file>.yaml#/<pointer>' naming a file "
+	  "of the same folder, found 'http://x/y.yaml'" },
+	{ "$ref: '#defs'\n", 1, 1, "/$ref",
+	  "'$ref' pointer must be empty or start with '/', found '#defs'" },
+	{ "$ref: 'other.yaml#/a'\n", 1, 1, "/$ref",
+	  "'$ref' 'other.yaml#/a': cannot load 'other.yaml': no such file" },
+	{ "$ref: 'bad.yaml#/$defs/x'\n", 1, 13, "/$defs/x/typo",
+	  "unknown keyword 'typo' (did you mean 'type'?) (in 'bad.yaml')" },
+	{ "properties: {a: {$defs: {}}}\n", 1, 18, "/properties/a/$defs",
+	  "'$defs' is allowed only at the top of a schema file" },
+	{ "properties: {a: {findings: {}}}\n", 1, 18, "/properties/a/findings",
+	  "'findings' is allowed only at the top of a schema file" },
+	{ "finding: {lenght: input.type}\n", 1, 11, "/finding/lenght",
+	  "unknown class 'lenght' in 'finding' (did you mean 'length'?)" },
+	{ "finding: {length: demo.nope}\n", 1, 19, "/finding/length",
+	  "finding id 'demo.nope' in 'finding' is neither an input.* id nor declared by the pack" },
+	{ "findings: {type: 5}\n", 1, 12, "/findings/type",
+	  "'findings' entry 'type' must be a finding id (a string), found an integer" },
+	{ "findings: [a]\n", 1, 1, "/findings",
+	  "'findings' must be a mapping of class to finding id, found a list" },
+	{ "pack: 5\n", 1, 1, "/pack", "'pack' must be a string, found an integer" },
+	{ "kind_value: [a]\n", 1, 1, "/kind_value",
+	  "'kind_value' must be a string, found a list" },
+	{ "api_version: 1\n", 1, 1, "/api_version",
+	  "'api_version' must be a string, found an integer" },
+	{ "default: maybe\n", 1, 1, "/default",
+	  "'default' at the top of a schema file must be a boolean, found a string" },
+	{ "detect: 5\n", 1, 1, "/detect",
+	  "'detect' must be a schema (a mapping), found an integer" },
+	{ "detect: {typo: 1}\n", 1, 10, "/detect/typo",
+	  "unknown keyword 'typo' (did you mean 'type'?)" },
+	{ "- a\n", 1, 1, "", "a schema must be a mapping, found a list" },
+	{ "1: x\n", 1, 1, "", "schema keys must be strings, found an integer" },
+	/* cycles that never descend into the document */
+	{ "$defs: {a: {$ref: '#/$defs/b'}, b: {$ref: '#/$defs/a'}}\n"
+	  "$ref: '#/$defs/a'\n",
+	  1, 37, "/$defs/b/$ref",
+	  "'$ref' '#/$defs/a' makes a cycle that does not pass through "
+	  "properties, items, additionalProperties or propertyNames" },
+	{ "$defs: {a: {allOf: [{$ref: '#/$defs/a'}]}}\n", 1, 22,
+	  "/$defs/a/allOf/0/$ref",
+	  "'$ref' '#/$defs/a' makes a cycle that does not pass through "
+	  "properties, items, additionalProperties or propertyNames" },
+	{ "type: object\n$ref: '#'\n", 2, 1, "/$ref",
+	  "'$ref' '#' makes a cycle that does not pass through "
+	  "properties, items, additionalProperties or propertyNames" },
+	{ "anyOf: [{oneOf: [{$ref: '#'}]}]\n", 1, 19, "/anyOf/0/oneOf/0/$ref",
+	  "'$ref' '#' makes a cycle that does not pass through "
+	  "properties, items, additionalProperties or propertyNames" },
+};
+
+ParameterizedTestParameters(schema, compile_errors)
+{
+	return index_params(ROWS(compile_errors_rows));
+}
+
+ParameterizedTest(size_t *i, schema, compile_errors)
+{
+	const struct ccase *c = &compile_errors_rows[*i];
+
+	struct yaml_file sf;
+	struct env_ud eu;
+	struct schema *s;
+	struct diag err;
+
+	memset(&eu, 0, sizeof eu);
+	eu.siblings = siblings;
+	s = compile(c->schema, &sf, &eu, &err);
+	cr_assert_null(s, "compiled:\n%s", c->schema);
+	cr_assert_eq(err.code, DIAG_E_PACK, "code %d: %s", err.code, err.msg);
+	cr_assert_str_eq(err.msg, c->msg);
+	cr_assert_str_eq(err.path, c->path);
+	cr_assert_eq(err.line, c->line, "line %u: %s", err.line, err.msg);
+	cr_assert_eq(err.col, c->col, "col %u: %s", err.col, err.msg);
+	yaml_file_release(&sf);
+	env_release(&eu);
+}
+
+Test(schema, compile_without_env)
+{
+	struct yaml_file sf;
+	struct schema *s;
+	struct diag err;
+
+	yload(&sf, "finding: {type: input.other}\nproperties: {a: {}}\n");
+	s = schema_compile(sf.docs[0]->root, "t.yaml", NULL, &err);
+	cr_assert_not_null(s);
+	schema_free(s);
+	yaml_file_release(&sf);
+	yload(&sf, "finding: {type: demo.size}\n");
+	s = schema_compile(sf.docs[0]->root, "t.yaml", NULL, &err);
+	cr_assert_null(s);
+	cr_assert_eq(err.code, DIAG_E_PACK);
+	yaml_file_release(&sf);
+	yload(&sf, "$ref: 'common.yaml'\n");
+	s = schema_compile(sf.docs[0]->root, "t.yaml", NULL, &err);
+	cr_assert_null(s);
+	cr_assert_str_eq(err.msg, "'$ref' 'common.yaml' names another file, "
+				  "which this schema cannot load");
+	yaml_file_release(&sf);
+	schema_free(NULL);
+}
+
+/* The compiled schema keeps nothing of its source document. */
+Test(schema, outlives_its_source)
+{
+	struct yaml_file sf, df;
+	struct findings fs;
+	struct re_limits lim;
+	struct schema *s;
+	struct diag err;
+
+	yload(&sf, "properties: {k: {enum: [a, b], const: a, pattern: '^a'}}\n");
+	s = schema_compile(sf.docs[0]->root, "t.yaml", NULL, &err);
+	cr_assert_not_null(s);
+	yaml_file_release(&sf);
+	yload(&df, "k: b\n");
+	findings_init(&fs, 0);
+	re_limits_default(&lim);
+	cr_assert_eq(schema_validate(s, df.docs[0]->root, 0, &lim, &fs, &err), 2);
+	cr_assert_str_eq(fs.items[0].message, "'k' must be 'a', found 'b'");
+	findings_release(&fs);
+	yaml_file_release(&df);
+	schema_free(s);
+}
+
+/* ---- scale, limits, budgets, accepts -------------------------------------- */
+
+static char *many_items(size_t n, const char *item)
+{
+	size_t len = strlen(item) + 4, i;
+	char *s = malloc(n * len + 1), *p = s;
+
+	for (i = 0; i < n; i++)
+		p += snprintf(p, len + 1, "- %s\n", item);
+	*p = '\0';
+	return s;
+}
+
+Test(schema, five_thousand_violations, .timeout = 20)
+{
+	struct yaml_file sf, df;
+	struct findings fs;
+	struct re_limits lim;
+	struct schema *s;
+	struct diag err;
+	char *doc = many_items(5000, "x");
+	clock_t t0;
+	size_t i;
+	long n;
+
+	yload(&sf, "items: {type: integer}\n");
+	s = schema_compile(sf.docs[0]->root, "t.yaml", NULL, &err);
+	cr_assert_not_null(s);
+	yload(&df, doc);
+	findings_init(&fs, 0);
+	re_limits_default(&lim);
+	t0 = clock();
+	n = schema_validate(s, df.docs[0]->root, 0, &lim, &fs, &err);
+	/* Informative only (no timed assertions): make bench measures. */
+	cr_log_info("5000 violations in %.3f s",
+		    (double)(clock() - t0) / CLOCKS_PER_SEC);
+	cr_assert_eq(n, 5000);
+	cr_assert_eq(fs.n, 5000);
+	for (i = 0; i < fs.n; i++) {
+		char want[32];
+
+		snprintf(want, sizeof want, "/%zu", i);
+		cr_assert_str_eq(fs.items[i].path, want);
+		cr_assert_eq(fs.items[i].line, i + 1);
+	}
+	findings_release(&fs);
+	/* Under a findings limit: 100, one engine.truncated, then stop. */
+	findings_init(&fs, 100);
+	n = schema_validate(s, df.docs[0]->root, 0, &lim, &fs, &err);
+	cr_assert_eq(n, 101);
+	cr_assert_eq(fs.n, 101);
+	cr_assert_str_eq(fs.items[100].rule, "engine.truncated");
+	findings_release(&fs);
+	yaml_file_release(&df);
+	yaml_file_release(&sf);
+	schema_free(s);
+	free(doc);
+}
+
+Test(schema, unique_items_linear, .timeout = 20)
+{
+	struct run r;
+	char *doc = malloc(20000 * 12 + 1), *p = doc;
+	size_t i;
+
+	for (i = 0; i < 20000; i++)
+		p += snprintf(p, 13, "- %zu\n", i % 19999);
+	run_start(&r, "uniqueItems: true\n", doc, NULL);
+	cr_assert_eq(r.rc, 1);
+	cr_assert_str_eq(r.fs.items[0].path, "/19999");
+	cr_assert_str_eq(r.fs.items[0].message,
+			 "duplicate item in the document: equal to item 0");
+	run_end(&r);
+	free(doc);
+}
+
+Test(schema, regex_budget, .timeout = 20)
+{
+	static const char evil[] = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n";
+	struct run r;
+	struct re_limits lim;
+
+	run_start(&r, "properties: {s: {pattern: '^(a+)+$'}}\n",
+		  "ok: 1\ns: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab\n", NULL);
+	cr_assert_eq(r.rc, -1);
+	cr_assert_eq(r.err.code, DIAG_E_BUDGET, "%s", r.err.msg);
+	cr_assert_eq(r.err.line, 2);
+	cr_assert_eq(r.err.col, 4);
+	cr_assert_str_eq(r.err.path, "/s");
+	cr_assert_str_eq(r.err.limit, "regex_match_limit");
+	cr_assert(strncmp(r.err.msg, "matching 's' against pattern '^(a+)+$': ",
+			  40) == 0, "%s", r.err.msg);
+	re_limits_default(&lim);
+	cr_assert_eq(schema_accepts(r.s, r.df.docs[0]->root, &lim), -1);
+	run_end(&r);
+	/* inside a choice probe too */
+	run_start(&r, "anyOf: [{type: integer}, {pattern: '^(a+)+$'}]\n", evil,
+		  NULL);
+	cr_assert_eq(r.rc, -1);
+	cr_assert_eq(r.err.code, DIAG_E_BUDGET);
+	run_end(&r);
+}
+
+struct acase {
+	const char *schema, *doc;
+	int want;
+};
+
+static const struct acase accepts_rows[] = {
+	{ "type: object\nrequired: [level]\n"
+	  "anyOf: [{required: [reviewer]}, {required: [proposed_by]},\n"
+	  "        {required: [fault_domain]}]\n",
+	  "level: L2\nproposed_by: x\n", 1 },
+	{ "type: object\nrequired: [level]\n"
+	  "anyOf: [{required: [reviewer]}, {required: [proposed_by]}]\n",
+	  "level: L2\n", 0 },
+	{ "type: object\nrequired: [level]\n", "- level\n", 0 },
+	{ DEMO, "kind: demo-item\nname: a\nsize: 1\n", 1 },
+	{ DEMO, "kind: demo-item\nname: a\nsize: 1\ntags: [a, a]\n", 0 },
+	{ ONEOF, "5\n", 0 },
+	{ ONEOF, "-5\n", 1 },
+};
+
+ParameterizedTestParameters(schema, accepts)
+{
+	return index_params(ROWS(accepts_rows));
+}
+
+ParameterizedTest(size_t *i, schema, accepts)
+{
+	const struct acase *c = &accepts_rows[*i];
+
+	struct run r;
+
+	run_start(&r, c->schema, c->doc, NULL);
+	cr_assert_eq(schema_accepts(r.s, r.df.docs[0]->root, NULL), c->want);
+	cr_assert_eq(r.rc == 0, c->want == 1);
 	run_end(&r);
 }

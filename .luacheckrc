@@ -1,0 +1,7 @@
+-- luacheck configuration for rule packs and helpers (STYLE.md 4, 7).
+std = "min"
+-- utf8 is part of the allowed set (spec/core.md 6.1); "min" omits it.
+read_globals = { "engine", "models", "re", "require", "utf8" }
+max_line_length = 100
+-- Pack globals that mutations or other pack files reach.
+files["rules/"] = { allow_defined_top = true }

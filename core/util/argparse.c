@@ -18,38 +18,39 @@
 
 #define AP_HELP_LONG "--help"
 #define AP_HELP_SHORT "-h"
-#define AP_SUGGEST_MAX 64 /* longest option name a suggestion is computed for */
+#define AP_SUGGEST_MAX 64 /* longest name a suggestion is computed for */
 
 enum ap_tok_kind {
 	TOK_OPERAND, /* an operand, or the value of the option before it */
 	TOK_END,     /* "--" */
 	TOK_OPTION,
 	TOK_HELP,
-	TOK_SKIP,    /* a select flag that the selected verb does not list */
+	TOK_SKIP, /* a select flag the selected verb does not list */
 	TOK_UNKNOWN
 };
 
 struct ap_tok {
 	enum ap_tok_kind kind;
 	const struct ap_option *o; /* TOK_OPTION */
-	size_t opt;        /* TOK_OPTION: index in its verb's option table */
+	size_t opt;	   /* TOK_OPTION: index in its verb's option table */
 	const char *value; /* "=VALUE" or an attached short value, or NULL */
 };
 
 struct ap_ctx {
 	const struct ap_program *prog;
-	const struct ap_verb *verb; /* NULL while the verb is being looked for */
-	int restricted;             /* before the verb: before_verb options only */
+	const struct ap_verb *verb; /* NULL while looking for the verb */
+	int restricted;		    /* before the verb: before_verb only */
 	struct ap_result *res;
 	struct diag *err;
-	const char *deferred;       /* first unknown option or stray operand */
-	int deferred_option;        /* it is an option (else an operand) */
-	int deferred_before;        /* it came before the verb */
+	const char *deferred; /* first unknown option or stray operand */
+	int deferred_option;  /* it is an option (else an operand) */
+	int deferred_before;  /* it came before the verb */
 };
 
 static int no_memory(struct ap_ctx *c)
 {
-	diag_set(c->err, DIAG_E_NOMEM, 0, 0, "out of memory parsing the command line");
+	diag_set(c->err, DIAG_E_NOMEM, 0, 0,
+		 "out of memory parsing the command line");
 	diag_set_path(c->err, "");
 	return -1;
 }
@@ -231,9 +232,10 @@ static int match_prefix(struct ap_ctx *c, const char *s, size_t n,
 				n = sizeof arg - 1;
 			memcpy(arg, s, n);
 			arg[n] = '\0';
-			return ap_usage(c->err, arg,
-				     "option '%s' is ambiguous: it could be %s",
-				     arg, names.buf);
+			return ap_usage(
+				c->err, arg,
+				"option '%s' is ambiguous: it could be %s", arg,
+				names.buf);
 		}
 	}
 	return 0;
@@ -486,24 +488,26 @@ static int parse_span(struct ap_ctx *c, char **argv, int from, int to)
 		case TOK_HELP:
 			if (t.value)
 				return ap_usage(c->err, AP_HELP_LONG,
-					     "option '%s' takes no value",
-					     AP_HELP_LONG);
+						"option '%s' takes no value",
+						AP_HELP_LONG);
 			return 1;
 		case TOK_OPTION:
 			o = &c->verb->options[t.opt];
 			if (o->type == AP_FLAG) {
 				if (t.value)
-					return ap_usage(c->err, o->name,
-						     "option '%s' takes no value",
-						     o->name);
+					return ap_usage(
+						c->err, o->name,
+						"option '%s' takes no value",
+						o->name);
 				t.value = "true";
 			} else if (!t.value) {
 				if (i + 1 >= to ||
 				    classify(c, argv[i + 1], &next) != 0 ||
 				    next.kind != TOK_OPERAND)
-					return ap_usage(c->err, o->name,
-						     "option '%s' needs a value",
-						     o->name);
+					return ap_usage(
+						c->err, o->name,
+						"option '%s' needs a value",
+						o->name);
 				t.value = argv[++i];
 			}
 			if (set_value(c, t.opt, t.value, 1) != 0)
@@ -529,13 +533,14 @@ static int finish(struct ap_ctx *c)
 	for (i = 0; i < v->noptions; i++)
 		if (v->options[i].required && !c->res->slots[i].given)
 			return ap_usage(c->err, v->options[i].name,
-				     "missing required option '%s'",
-				     v->options[i].name);
+					"missing required option '%s'",
+					v->options[i].name);
 	if (c->res->noperands < od->min) {
 		if (od->min > 1)
-			return ap_usage(c->err, oname,
-				     "missing operand %s (at least %zu needed)",
-				     oname, od->min);
+			return ap_usage(
+				c->err, oname,
+				"missing operand %s (at least %zu needed)",
+				oname, od->min);
 		return ap_usage(c->err, oname, "missing operand %s", oname);
 	}
 	return 0;
@@ -551,27 +556,30 @@ static int report_deferred(struct ap_ctx *c)
 		return 0;
 	if (c->deferred_option && c->deferred_before && c->verb)
 		return ap_usage(c->err, c->deferred,
-			     "unknown option '%s' before the command (options of '%s' follow it)",
-			     ap_shown(c->deferred, sv), c->verb->name);
+				"unknown option '%s' before the command "
+				"(options of '%s' follow it)",
+				ap_shown(c->deferred, sv), c->verb->name);
 	if (c->deferred_option) {
 		c->restricted = 0;
 		near = c->verb ? suggest(c, c->deferred) : NULL;
 		if (near)
-			return ap_usage(c->err, c->deferred,
-				     "unknown option '%s' (did you mean '%s'?)",
-				     ap_shown(c->deferred, sv), near);
+			return ap_usage(
+				c->err, c->deferred,
+				"unknown option '%s' (did you mean '%s'?)",
+				ap_shown(c->deferred, sv), near);
 		return ap_usage(c->err, c->deferred, "unknown option '%s'",
-			     ap_shown(c->deferred, sv));
+				ap_shown(c->deferred, sv));
 	}
 	od = &c->verb->operands;
 	if (od->max == 0)
-		return ap_usage(c->err, c->deferred,
-			     "unexpected operand '%s': '%s' takes no operands",
-			     ap_shown(c->deferred, sv), c->verb->name);
+		return ap_usage(
+			c->err, c->deferred,
+			"unexpected operand '%s': '%s' takes no operands",
+			ap_shown(c->deferred, sv), c->verb->name);
 	return ap_usage(c->err, c->deferred,
-		     "unexpected operand '%s': at most %zu %s allowed",
-		     ap_shown(c->deferred, sv), od->max,
-		     od->name ? od->name : "operands");
+			"unexpected operand '%s': at most %zu %s allowed",
+			ap_shown(c->deferred, sv), od->max,
+			od->name ? od->name : "operands");
 }
 
 /* ---- finding the verb -------------------------------------------------- */
@@ -600,10 +608,12 @@ static int verb_error(struct ap_ctx *c, const char *word)
 		ap_text_add(&list, c->prog->verbs[i].name);
 	}
 	if (!word)
-		return ap_usage(c->err, "command", "no command given; expected one of: %s",
-			     list.buf);
-	return ap_usage(c->err, "command", "unknown command '%s'; expected one of: %s",
-		     ap_shown(word, sv), list.buf);
+		return ap_usage(c->err, "command",
+				"no command given; expected one of: %s",
+				list.buf);
+	return ap_usage(c->err, "command",
+			"unknown command '%s'; expected one of: %s",
+			ap_shown(word, sv), list.buf);
 }
 
 int ap_no_verb_word(const struct ap_program *p)
@@ -630,8 +640,9 @@ static int select_default(struct ap_ctx *c, int argc, char **argv, int *vpos)
 					return (int)v;
 	k = find_verb(p, p->syntax.default_verb);
 	if (k < 0)
-		return ap_usage(c->err, "command", "default command '%s' is not a command",
-			     p->syntax.default_verb);
+		return ap_usage(c->err, "command",
+				"default command '%s' is not a command",
+				p->syntax.default_verb);
 	return k;
 }
 
@@ -657,8 +668,8 @@ static int select_verb(struct ap_ctx *c, int argc, char **argv, int *vpos)
 			return -1;
 		if (t.kind == TOK_HELP)
 			return t.value ? ap_usage(c->err, AP_HELP_LONG,
-					       "option '%s' takes no value",
-					       AP_HELP_LONG)
+						  "option '%s' takes no value",
+						  AP_HELP_LONG)
 				       : -2;
 		if (t.kind == TOK_END) {
 			i++;
@@ -674,8 +685,8 @@ static int select_verb(struct ap_ctx *c, int argc, char **argv, int *vpos)
 			continue;
 		if (i + 1 >= argc || classify(c, argv[i + 1], &next) != 0 ||
 		    next.kind != TOK_OPERAND)
-			return ap_usage(c->err, t.o->name, "option '%s' needs a value",
-				     t.o->name);
+			return ap_usage(c->err, t.o->name,
+					"option '%s' needs a value", t.o->name);
 		i++;
 	}
 	if (i >= argc) {
@@ -731,8 +742,8 @@ static int setup(struct ap_ctx *c, int argc, char **argv)
 	const struct ap_verb *v = c->verb;
 
 	res->slots = calloc(v->noptions ? v->noptions : 1, sizeof *res->slots);
-	res->operands = calloc(argc > 0 ? (size_t)argc : 1,
-			       sizeof *res->operands);
+	res->operands =
+		calloc(argc > 0 ? (size_t)argc : 1, sizeof *res->operands);
 	res->storage_alloc = storage_size(v, argc, argv);
 	if (res->storage_alloc)
 		res->storage = malloc(res->storage_alloc);

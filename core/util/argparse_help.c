@@ -142,9 +142,9 @@ static void metavar(const struct ap_option *o, struct sbuf *out)
 			;
 		for (; *p; p++)
 			sbuf_addc(out, *p == '-' ? '_'
-				  : (*p >= 'a' && *p <= 'z')
-					  ? (char)(*p - 'a' + 'A')
-					  : *p);
+				       : (*p >= 'a' && *p <= 'z')
+					       ? (char)(*p - 'a' + 'A')
+					       : *p);
 	}
 }
 
@@ -402,7 +402,8 @@ static void commands_table(const struct ap_program *p, struct sbuf *out)
 	for (i = 0; i < p->nverbs; i++)
 		if (has_word(p, &p->verbs[i]) || is_default(p, &p->verbs[i]))
 			table_row(out, p->verbs[i].name,
-				  p->verbs[i].summary ? p->verbs[i].summary : "",
+				  p->verbs[i].summary ? p->verbs[i].summary
+						      : "",
 				  entry_col(widest));
 }
 

@@ -106,19 +106,20 @@ static int check_range(const struct ap_option *o, const struct ap_value *v,
 	if (o->has_min) {
 		r = cmp_bound(v, is_int, o->min);
 		if (r == 2 || r < 0 || (o->min_exclusive && r == 0))
-			return ap_usage(err, o->name, "option '%s' must be %s %s, got %s",
-				     o->name,
-				     o->min_exclusive ? "greater than"
-						      : "at least",
-				     bound_text(o->min, bt), trimmed(v->text, gt));
+			return ap_usage(
+				err, o->name,
+				"option '%s' must be %s %s, got %s", o->name,
+				o->min_exclusive ? "greater than" : "at least",
+				bound_text(o->min, bt), trimmed(v->text, gt));
 	}
 	if (o->has_max) {
 		r = cmp_bound(v, is_int, o->max);
 		if (r == 2 || r > 0 || (o->max_exclusive && r == 0))
-			return ap_usage(err, o->name, "option '%s' must be %s %s, got %s",
-				     o->name,
-				     o->max_exclusive ? "less than" : "at most",
-				     bound_text(o->max, bt), trimmed(v->text, gt));
+			return ap_usage(
+				err, o->name,
+				"option '%s' must be %s %s, got %s", o->name,
+				o->max_exclusive ? "less than" : "at most",
+				bound_text(o->max, bt), trimmed(v->text, gt));
 	}
 	return 0;
 }
@@ -141,7 +142,7 @@ static int convert_choice(const struct ap_option *o, const char *text,
 		ap_text_add(&list, o->choices[i]);
 	}
 	return ap_usage(err, o->name, "'%s' is not one of %s (option '%s')",
-		     ap_shown(text, sv), list.buf, o->name);
+			ap_shown(text, sv), list.buf, o->name);
 }
 
 static int convert_bigint(const struct ap_option *o, const char *text,
@@ -153,11 +154,13 @@ static int convert_bigint(const struct ap_option *o, const char *text,
 				 res->storage_alloc - res->storage_len);
 
 	if (r == -1)
-		return ap_usage(err, o->name, "'%s' is not an integer (option '%s')",
-			     ap_shown(text, sv), o->name);
+		return ap_usage(err, o->name,
+				"'%s' is not an integer (option '%s')",
+				ap_shown(text, sv), o->name);
 	if (r == -2)
 		return ap_usage(err, o->name,
-			     "option '%s' has more than 4300 digits", o->name);
+				"option '%s' has more than 4300 digits",
+				o->name);
 	res->storage_len += strlen(dst) + 1;
 	v->text = dst;
 	if (num_parse_pyint(dst, strlen(dst), &v->i) != 0)
@@ -182,32 +185,35 @@ int ap_convert(const struct ap_option *o, const char *text, struct ap_value *v,
 		return 0;
 	case AP_PATH:
 		if (text[0] == '\0')
-			return ap_usage(err, o->name,
-				     "option '%s' needs a path, got an empty value",
-				     o->name);
+			return ap_usage(
+				err, o->name,
+				"option '%s' needs a path, got an empty value",
+				o->name);
 		return 0;
 	case AP_CHOICE:
 		return convert_choice(o, text, err);
 	case AP_FLOAT:
 		if (num_parse_pyfloat(text, strlen(text), 1, &v->f) != 0)
 			return ap_usage(err, o->name,
-				     "'%s' is not a number (option '%s')",
-				     ap_shown(text, sv), o->name);
+					"'%s' is not a number (option '%s')",
+					ap_shown(text, sv), o->name);
 		if (o->finite && !isfinite(v->f))
-			return ap_usage(err, o->name,
-				     "option '%s' must be a finite number, got %s",
-				     o->name, trimmed(text, sv));
+			return ap_usage(
+				err, o->name,
+				"option '%s' must be a finite number, got %s",
+				o->name, trimmed(text, sv));
 		return check_range(o, v, 0, err);
 	case AP_INT:
 		r = num_parse_pyint(text, strlen(text), &v->i);
 		if (r == -1)
 			return ap_usage(err, o->name,
-				     "'%s' is not an integer (option '%s')",
-				     ap_shown(text, sv), o->name);
+					"'%s' is not an integer (option '%s')",
+					ap_shown(text, sv), o->name);
 		if (r == -2)
-			return ap_usage(err, o->name,
-				     "option '%s' must fit in 64 bits, got %s",
-				     o->name, trimmed(text, sv));
+			return ap_usage(
+				err, o->name,
+				"option '%s' must fit in 64 bits, got %s",
+				o->name, trimmed(text, sv));
 		v->f = (double)v->i;
 		return check_range(o, v, 1, err);
 	case AP_BIGINT:
@@ -235,8 +241,8 @@ const char *ap_scan_format(int argc, char **argv, int prefixes)
 		if (eq && is_format_name(a, (size_t)(eq - a), prefixes))
 			found = eq + 1;
 		else if (!eq && is_format_name(a, strlen(a), prefixes) &&
-			 i + 1 < argc && (argv[i + 1][0] != '-' ||
-					  argv[i + 1][1] == '\0'))
+			 i + 1 < argc &&
+			 (argv[i + 1][0] != '-' || argv[i + 1][1] == '\0'))
 			found = argv[++i];
 	}
 	return found;

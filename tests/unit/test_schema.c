@@ -381,8 +381,12 @@ static const struct vcase keywords_rows[] = {
 	  "input.type 1:1 /1 additionalProperties\n" },
 	{ "{properties: {a: {}}, additionalProperties: {type: integer}}\n",
 	  "a: x\nb: y\nc: 3\n", "input.type 2:4 /b type\n" },
-	{ "propertyNames: {pattern: '^[a-z]+$'}\n", "ok: 1\nNo: 2\n",
-	  "input.type 2:1 /No propertyNames\n" },
+	{ "propertyNames: {pattern: '^[a-z]+$'}\n", "ok: 1\nNope: 2\n",
+	  "input.type 2:1 /Nope propertyNames\n" },
+	/* YAML 1.1: the key No is the boolean false, not a string */
+	{ "propertyNames: {pattern: '^[a-z]+$'}\n", "No: 2\n", "" },
+	{ "propertyNames: {type: string}\n", "No: 2\n",
+	  "input.type 1:1 /false propertyNames\n" },
 	{ "propertyNames: {type: string}\n", "1: a\n",
 	  "input.type 1:1 /1 propertyNames\n" },
 	{ "minProperties: 2\n", "a: 1\n", "input.type 1:1  minProperties\n" },
@@ -476,7 +480,6 @@ static const struct vcase order_rows[] = {
 	/* node keywords in table order, then entries in document
 	 * order; required in list order; type failure hides the rest */
 	{ NESTED, "z: 1\nd: [1, x, 2]\nb: {y: a, w: 1}\na: 7\n",
-	  "input.type 1:1 /b required\n"
 	  "input.type 1:1 /c required\n"
 	  "input.type 1:1  minProperties\n"
 	  "input.type 1:1 /z additionalProperties\n"
@@ -484,14 +487,18 @@ static const struct vcase order_rows[] = {
 	  "input.type 2:11 /d/2 type\n"
 	  "input.type 3:4 /b/x required\n"
 	  "input.type 3:8 /b/y type\n"
-	  "input.type 3:11 /b/w additionalProperties\n"
-	  "input.type 4:4 /a enum\n"
-	  "input.type 4:4 /a minimum\n" },
+	  "input.type 4:4 /a enum\n" },
+	{ NESTED, "a: 0\nb: {x: s}\nc: 1\nd: []\n",
+	  "input.type 1:1  minProperties\n"
+	  "input.type 1:4 /a enum\n"
+	  "input.type 1:4 /a minimum\n"
+	  "input.type 3:1 /c additionalProperties\n" },
 	{ NESTED, "a: x\nb: [1]\nc: 1\nd: {}\ne: 1\n",
-	  "input.type 5:1 /e additionalProperties\n"
 	  "input.type 1:4 /a type\n"
 	  "input.type 2:4 /b type\n"
-	  "input.type 4:4 /d type\n" },
+	  "input.type 3:1 /c additionalProperties\n"
+	  "input.type 4:4 /d type\n"
+	  "input.type 5:1 /e additionalProperties\n" },
 	/* emptyIsMissing: empty members are missing, at their own
 	 * node, and nothing else looks at them */
 	{ EMPTY, "a: ''\nb: ~\nc: []\nd: {}\ne: 0\nz: ''\n", 
@@ -677,7 +684,7 @@ static const struct vcase refs_rows[] = {
 	{ "type: object\nadditionalProperties: {$ref: '#'}\n"
 	  "propertyNames: {$ref: '#/$defs/name'}\n"
 	  "$defs: {name: {type: string, maxLength: 2}}\n",
-	  "ab: {cd: {efg: {}}}\n", "input.type 1:12 /ab/cd/efg propertyNames\n" },
+	  "ab: {cd: {efg: {}}}\n", "input.type 1:11 /ab/cd/efg propertyNames\n" },
 	/* a sibling file; refs inside it resolve in it; the ids are
 	 * the compiled file's (the sibling's findings map is not used) */
 	{ "properties: {a: {$ref: 'common.yaml#/$defs/pos'}}\n",
@@ -770,9 +777,9 @@ static const struct mcase messages_rows[] = {
 	{ "properties: {name: {pattern: '^[a-z]+$'}}\n", "name: Ab\n",
 	  "'name' must match '^[a-z]+$', found 'Ab'",
 	  "{\"keyword\": \"pattern\", \"limit\": \"^[a-z]+$\", \"value\": \"Ab\"}" },
-	{ "propertyNames: {pattern: '^[a-z]+$'}\n", "No: 1\n",
-	  "key 'No' must match '^[a-z]+$', found 'No'",
-	  "{\"keyword\": \"propertyNames\", \"value\": \"No\"}" },
+	{ "propertyNames: {pattern: '^[a-z]+$'}\n", "Nope: 1\n",
+	  "key 'Nope' must match '^[a-z]+$', found 'Nope'",
+	  "{\"keyword\": \"propertyNames\", \"value\": \"Nope\"}" },
 	{ "propertyNames: {type: string}\n", "2: 1\n",
 	  "key 2 must be a string, found an integer (2)", NULL },
 	{ "properties: {tags: {maxItems: 1}}\n", "tags: [a, b]\n",

@@ -168,8 +168,13 @@ coverage:
 	$(MAKE) --no-print-directory B=build-cov CFLAGS="-O0 -g --coverage" LDFLAGS=--coverage check
 	gcovr --root . --filter core/ --object-directory build-cov --fail-under-line 60
 
-bench: all
-	@sh tests/bench/run.sh $(BIN)
+BARE := $(B)/tests/bench/bare_parse
+$(BARE): tests/bench/bare_parse.c Makefile
+	@mkdir -p $(@D)
+	$(CC) -O2 -o $@ $< $(shell $(PKG_CONFIG) --libs yaml-0.1)
+
+bench: all $(BARE)
+	@sh tests/bench/run.sh $(BIN) $(BARE)
 
 install: all
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \

@@ -523,6 +523,12 @@ static int sb_build_master(lua_State *L)
 struct sandbox *sandbox_new(const struct sandbox_config *cfg,
 			    struct diag *err)
 {
+	return sandbox_new_failing(cfg, 0, err);
+}
+
+struct sandbox *sandbox_new_failing(const struct sandbox_config *cfg,
+				    long fail_at, struct diag *err)
+{
 	struct sandbox *sb = calloc(1, sizeof *sb);
 	char msg[DIAG_MSG_MAX];
 
@@ -541,6 +547,7 @@ struct sandbox *sandbox_new(const struct sandbox_config *cfg,
 	sb->re_alloc.release = sb_re_free;
 	sb->re_alloc.ud = sb;
 	findings_init(&sb->pending.input, 0);
+	sb->fail_at = fail_at;
 	sb->L = lua_newstate(sb_alloc, sb);
 	if (!sb->L)
 		goto nomem;
@@ -552,6 +559,7 @@ struct sandbox *sandbox_new(const struct sandbox_config *cfg,
 		sandbox_free(sb);
 		return NULL;
 	}
+	sb->fail_at = 0;
 	return sb;
 nomem:
 	diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory starting Lua");

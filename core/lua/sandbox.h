@@ -167,6 +167,12 @@ struct sandbox_config {
 struct sandbox *sandbox_new(const struct sandbox_config *cfg,
 			    struct diag *err);
 
+/* The same, refusing the 'fail_at'-th allocation of the state (tests of
+ * the allocation-failure seam, STYLE.md 6): every refusal must end in a
+ * clean error. */
+struct sandbox *sandbox_new_failing(const struct sandbox_config *cfg,
+				    long fail_at, struct diag *err);
+
 /* Close the state and free every record. */
 void sandbox_free(struct sandbox *sb);
 

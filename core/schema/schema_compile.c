@@ -141,62 +141,6 @@ static struct node *copy_node(struct sch_comp *c, const struct node *n)
 	}
 }
 
-/* ---- memo of compiled nodes -------------------------------------------- */
-
-static size_t ptr_hash(const struct node *p, size_t mask)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdULL;
-	x ^= x >> 33;
-	return (size_t)x & mask;
-}
-
-static struct sch_node *memo_get(struct sch_comp *c, const struct node *src)
-{
-	size_t mask = c->amemo - 1, i;
-
-	if (!c->amemo)
-		return NULL;
-	for (i = ptr_hash(src, mask); c->memo[i].src; i = (i + 1) & mask)
-		if (c->memo[i].src == src)
-			return c->memo[i].sn;
-	return NULL;
-}
-
-static int memo_put(struct sch_comp *c, const struct node *src,
-		    struct sch_node *sn)
-{
-	size_t i, mask;
-
-	if (2 * (c->nmemo + 1) > c->amemo) {
-		size_t na = c->amemo ? c->amemo * 2 : 64, j;
-		struct sch_memo *m = calloc(na, sizeof *m);
-
-		if (!m)
-			return -1;
-		for (j = 0; j < c->amemo; j++) {
-			if (!c->memo[j].src)
-				continue;
-			for (i = ptr_hash(c->memo[j].src, na - 1); m[i].src;
-			     i = (i + 1) & (na - 1))
-				;
-			m[i] = c->memo[j];
-		}
-		free(c->memo);
-		c->memo = m;
-		c->amemo = na;
-	}
-	mask = c->amemo - 1;
-	for (i = ptr_hash(src, mask); c->memo[i].src; i = (i + 1) & mask)
-		;
-	c->memo[i].src = src;
-	c->memo[i].sn = sn;
-	c->nmemo++;
-	return 0;
-}
-
 /* ---- the keyword table ------------------------------------------------- */
 
 /* Compile the subschema 'val' of keyword 'what' (the pointer is pushed). */
@@ -414,6 +358,7 @@ const struct sch_node *sch_prop_find(const struct sch_node *sn,
 
 	if (!sn->nprops)
 		return NULL;
+	want.schema = NULL;
 	want.name.s = name;
 	want.name.len = len;
 	hit = bsearch(&want, sn->by_name, sn->nprops, sizeof want, prop_cmp);
@@ -756,7 +701,7 @@ static int unknown_keyword(struct sch_comp *c, const struct node *key, int root)
 
 struct sch_node *sch_compile_node(struct sch_comp *c, const struct node *src)
 {
-	struct sch_node *sn = memo_get(c, src);
+	struct sch_node *sn = sch_memo_get(c, src);
 	int root = src == c->files[c->file].root;
 	size_t i;
 
@@ -764,7 +709,7 @@ struct sch_node *sch_compile_node(struct sch_comp *c, const struct node *src)
 		return sn;
 	sn = arena_calloc(&c->s->arena, 1, sizeof *sn);
 	if (!sn || sch_grow(&c->nodes, &c->anodes, c->nnodes, sizeof *c->nodes) < 0 ||
-	    memo_put(c, src, sn) < 0) {
+	    sch_memo_put(c, src, sn) < 0) {
 		sch_nomem(c);
 		return NULL;
 	}

@@ -248,6 +248,11 @@ const char *sch_closest(const char *s, size_t len, const char *const *names,
 /* Compile the mapping 'src' (memoised by node). NULL with c->err set. */
 struct sch_node *sch_compile_node(struct sch_comp *c, const struct node *src);
 
+/* The node compiled from 'src', or NULL; record one (0, or -1: memory). */
+struct sch_node *sch_memo_get(struct sch_comp *c, const struct node *src);
+int sch_memo_put(struct sch_comp *c, const struct node *src,
+		 struct sch_node *sn);
+
 /* Parse a `finding`/`findings` mapping into ids[]. Returns 0 or -1. */
 int sch_parse_ids(struct sch_comp *c, const struct node *key,
 		  const struct node *val, const struct sch_id **ids);
@@ -259,5 +264,103 @@ int sch_ref_queue(struct sch_comp *c, struct sch_node *sn,
 /* The schema of property 'name' of 'sn', or NULL. */
 const struct sch_node *sch_prop_find(const struct sch_node *sn,
 				     const char *name, size_t len);
+
+/* ---- the walk (schema_validate.c, schema_report.c) ---------------------- */
+
+/* What a walk step returns: go on, stop (probe/capture saw a violation, or
+ * the findings limit was reached), or fail (a regex budget, memory). */
+enum { V_OK = 0, V_STOP = 1, V_ERR = -1 };
+
+/* emit findings; decide only (choices, schema_accepts); keep the first
+ * message only (propertyNames). */
+enum { M_EMIT, M_PROBE, M_CAPTURE };
+
+struct sch_vctx {
+	const struct schema *s;
+	const struct re_limits *lim;
+	struct findings *out;
+	int document;
+	struct diag *err;
+	int mode;
+	long added;
+	struct sbuf path;
+	/* Who the messages are about: a key (propertyNames), a member name,
+	 * or else the pointer path[0..subj_plen) ("" is the document). */
+	const struct node *subj_key;
+	const char *subj_name;
+	size_t subj_len, subj_plen;
+	struct sbuf msg, fig, cap;
+	uint32_t *scratch; /* uniqueItems tables, used as a stack */
+	size_t nscratch, ascratch;
+};
+
+struct sch_subj {
+	const struct node *key;
+	const char *name;
+	size_t len, plen;
+};
+
+/* A figure: nothing, a document value (kept only when a scalar), an
+ * integer, a bound, a string, a boolean. */
+enum sch_fig_kind { SF_NONE, SF_NODE, SF_INT, SF_BOUND, SF_STR, SF_BOOL };
+
+struct sch_fig {
+	enum sch_fig_kind kind;
+	const struct node *n;
+	int64_t i;
+	const struct sch_bound *b;
+	const char *s;
+};
+
+extern const struct sch_fig sch_fig_none;
+
+static inline struct sch_fig sch_fig_node(const struct node *n)
+{
+	struct sch_fig f = { SF_NODE, n, 0, NULL, NULL };
+
+	return f;
+}
+
+static inline struct sch_fig sch_fig_int(int64_t i)
+{
+	struct sch_fig f = { SF_INT, NULL, i, NULL, NULL };
+
+	return f;
+}
+
+static inline struct sch_fig sch_fig_bool(int b)
+{
+	struct sch_fig f = { SF_BOOL, NULL, b, NULL, NULL };
+
+	return f;
+}
+
+void sch_subj_save(const struct sch_vctx *c, struct sch_subj *s);
+void sch_subj_restore(struct sch_vctx *c, const struct sch_subj *s);
+
+/* The subject of the next walk: member 'key' (named when a string), or a
+ * list item (NULL: by pointer). The path must already hold the child. */
+void sch_subj_child(struct sch_vctx *c, const struct node *key);
+
+/* Append the subject: "'size'", "'/tags/1'", "the document", "key 1". */
+void sch_add_subject(struct sch_vctx *c, struct sbuf *sb);
+
+/* Append " in <subject>", or nothing at the document's top. */
+void sch_add_in(struct sch_vctx *c, struct sbuf *sb);
+
+/* Report the violation whose message is in c->msg at node 'at' with the
+ * current path. Returns V_OK, V_STOP (probe, capture, findings limit) or
+ * V_ERR (memory). */
+int sch_emit(struct sch_vctx *c, const struct sch_node *sn, enum sch_class cls,
+	     const char *keyword, const struct node *at,
+	     const struct sch_fig *limit, const struct sch_fig *value);
+
+/* Set DIAG_E_NOMEM; returns V_ERR. */
+int sch_out_of_memory(struct sch_vctx *c);
+
+/* c->err holds a regex budget error: position it at 'v' with the path and
+ * name the pattern. Returns V_ERR. */
+int sch_budget(struct sch_vctx *c, const struct sch_node *sn,
+	       const struct node *v);
 
 #endif

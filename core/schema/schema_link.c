@@ -110,6 +110,62 @@ const struct sch_keyword sch_root_keys[] = {
 	{ NULL, NULL, 0 }
 };
 
+/* ---- the memo: each source node compiles once ---------------------------- */
+
+static size_t ptr_hash(const struct node *p, size_t mask)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return (size_t)x & mask;
+}
+
+struct sch_node *sch_memo_get(struct sch_comp *c, const struct node *src)
+{
+	size_t mask = c->amemo - 1, i;
+
+	if (!c->amemo)
+		return NULL;
+	for (i = ptr_hash(src, mask); c->memo[i].src; i = (i + 1) & mask)
+		if (c->memo[i].src == src)
+			return c->memo[i].sn;
+	return NULL;
+}
+
+int sch_memo_put(struct sch_comp *c, const struct node *src,
+		    struct sch_node *sn)
+{
+	size_t i, mask;
+
+	if (2 * (c->nmemo + 1) > c->amemo) {
+		size_t na = c->amemo ? c->amemo * 2 : 64, j;
+		struct sch_memo *m = calloc(na, sizeof *m);
+
+		if (!m)
+			return -1;
+		for (j = 0; j < c->amemo; j++) {
+			if (!c->memo[j].src)
+				continue;
+			for (i = ptr_hash(c->memo[j].src, na - 1); m[i].src;
+			     i = (i + 1) & (na - 1))
+				;
+			m[i] = c->memo[j];
+		}
+		free(c->memo);
+		c->memo = m;
+		c->amemo = na;
+	}
+	mask = c->amemo - 1;
+	for (i = ptr_hash(src, mask); c->memo[i].src; i = (i + 1) & mask)
+		;
+	c->memo[i].src = src;
+	c->memo[i].sn = sn;
+	c->nmemo++;
+	return 0;
+}
+
 /* ---- $ref ---------------------------------------------------------------- */
 
 static int ends_with(const char *s, size_t len, const char *suffix)

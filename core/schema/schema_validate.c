@@ -23,255 +23,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/util/num.h"
 #include "core/util/utf8.h"
 
-#define MSG_MAX 1000 /* spec/core.md 8.1 */
-#define LIST_MAX 10  /* values shown in "must be one of" */
-
-enum { V_OK = 0, V_STOP = 1, V_ERR = -1 };
-enum { M_EMIT, M_PROBE, M_CAPTURE };
-
-struct vctx {
-	const struct schema *s;
-	const struct re_limits *lim;
-	struct findings *out;
-	int document;
-	struct diag *err;
-	int mode;
-	long added;
-	struct sbuf path;
-	/* Who the messages are about: a key (propertyNames), a member name,
-	 * or else the pointer path[0..subj_plen) ("" is the document). */
-	const struct node *subj_key;
-	const char *subj_name;
-	size_t subj_len, subj_plen;
-	struct sbuf msg, fig, cap;
-	uint32_t *scratch; /* uniqueItems tables, used as a stack */
-	size_t nscratch, ascratch;
-};
-
-struct subj {
-	const struct node *key;
-	const char *name;
-	size_t len, plen;
-};
-
-static void subj_save(const struct vctx *c, struct subj *s)
-{
-	s->key = c->subj_key;
-	s->name = c->subj_name;
-	s->len = c->subj_len;
-	s->plen = c->subj_plen;
-}
-
-static void subj_restore(struct vctx *c, const struct subj *s)
-{
-	c->subj_key = s->key;
-	c->subj_name = s->name;
-	c->subj_len = s->len;
-	c->subj_plen = s->plen;
-}
-
-/* The subject of the next walk: a member 'key' (named when a string), or
- * a list item (by pointer). The path must already hold the child. */
-static void subj_child(struct vctx *c, const struct node *key)
-{
-	c->subj_key = NULL;
-	c->subj_name = key && key->type == NODE_STR ? key->v.str.s : NULL;
-	c->subj_len = key && key->type == NODE_STR ? key->v.str.len : 0;
-	c->subj_plen = c->path.len;
-}
-
-static void add_subject(struct vctx *c, struct sbuf *sb)
-{
-	if (c->subj_key) {
-		sbuf_adds(sb, "key ");
-		sch_add_value(sb, c->subj_key);
-	} else if (c->subj_name) {
-		sch_add_quoted(sb, c->subj_name, c->subj_len);
-	} else if (c->subj_plen == 0) {
-		sbuf_adds(sb, "the document");
-	} else {
-		sch_add_quoted(sb, c->path.buf, c->subj_plen);
-	}
-}
-
-/* " in 'fault'" for messages about a mapping's members; nothing at the
- * document's top. */
-static void add_in(struct vctx *c, struct sbuf *sb)
-{
-	if (!c->subj_key && !c->subj_name && c->subj_plen == 0)
-		return;
-	sbuf_adds(sb, " in ");
-	add_subject(c, sb);
-}
-
-/* ---- findings ---------------------------------------------------------- */
-
-enum fig_kind { F_NONE, F_NODE, F_INT, F_BOUND, F_STR, F_BOOL };
-
-struct fig {
-	enum fig_kind kind;
-	const struct node *n;
-	int64_t i;
-	const struct sch_bound *b;
-	const char *s;
-};
-
-static struct fig fig_node(const struct node *n)
-{
-	struct fig f = { F_NODE, n, 0, NULL, NULL };
-
-	return f;
-}
-
-static struct fig fig_int(int64_t i)
-{
-	struct fig f = { F_INT, NULL, i, NULL, NULL };
-
-	return f;
-}
-
-static struct fig fig_bool(int b)
-{
-	struct fig f = { F_BOOL, NULL, b, NULL, NULL };
-
-	return f;
-}
-
-static const struct fig fig_none = { F_NONE, NULL, 0, NULL, NULL };
-
-static void add_fig(struct sbuf *sb, const char *name, const struct fig *f)
-{
-	char buf[NUM_REPR_MAX];
-	size_t at = sb->len, n;
-
-	if (f->kind == F_NONE || (f->kind == F_NODE && f->n &&
-				  (f->n->type == NODE_LIST ||
-				   f->n->type == NODE_MAP)))
-		return;
-	sbuf_adds(sb, ", \"");
-	sbuf_adds(sb, name);
-	sbuf_adds(sb, "\": ");
-	switch (f->kind) {
-	case F_NODE:
-		if (doc_json_write(sb, f->n) < 0)
-			sbuf_truncate(sb, at);
-		break;
-	case F_INT:
-		n = num_int(f->i, buf);
-		sbuf_add(sb, buf, n);
-		break;
-	case F_BOUND:
-		sch_add_bound(sb, f->b);
-		break;
-	case F_STR:
-		json_write_str(sb, f->s, strlen(f->s));
-		break;
-	case F_BOOL:
-		sbuf_adds(sb, f->i ? "true" : "false");
-		break;
-	default:
-		break;
-	}
-}
-
-static int out_of_memory(struct vctx *c)
-{
-	diag_set(c->err, DIAG_E_NOMEM, 0, 0,
-		 "out of memory while validating a document");
-	return V_ERR;
-}
-
-/* Report the violation whose message is in c->msg, at node 'at', with the
- * current path; the id comes from the node's `finding`, else the file's
- * `findings`, else input.type. */
-static int emit(struct vctx *c, const struct sch_node *sn, enum sch_class cls,
-		const char *keyword, const struct node *at,
-		const struct fig *limit, const struct fig *value)
-{
-	const struct sch_id *id = sn->ids[cls] ? sn->ids[cls]
-			       : c->s->ids[cls] ? c->s->ids[cls]
-						: &sch_default_id;
-	char cut[MSG_MAX + 1];
-	struct finding f;
-	struct finding *stored;
-
-	if (c->mode == M_PROBE)
-		return V_STOP;
-	if (c->mode == M_CAPTURE) {
-		sbuf_reset(&c->cap);
-		sbuf_add(&c->cap, c->msg.buf, c->msg.len);
-		return V_STOP;
-	}
-	sbuf_reset(&c->fig);
-	sbuf_adds(&c->fig, "{\"keyword\": ");
-	json_write_str(&c->fig, keyword, strlen(keyword));
-	add_fig(&c->fig, "limit", limit);
-	add_fig(&c->fig, "value", value);
-	sbuf_addc(&c->fig, '}');
-	if (c->msg.failed || c->fig.failed || c->path.failed)
-		return out_of_memory(c);
-	memset(&f, 0, sizeof f);
-	f.rule = id->id;
-	f.severity = SEV_ERROR;
-	f.message = sbuf_cstr(&c->msg);
-	if (c->msg.len > MSG_MAX) {
-		diag_copy_text(cut, sizeof cut, f.message);
-		f.message = cut;
-	}
-	f.line = at->line;
-	f.col = at->col;
-	f.end_line = at->end_line;
-	f.end_col = at->end_col;
-	f.path = sbuf_cstr(&c->path);
-	f.document = c->document;
-	f.figures = sbuf_cstr(&c->fig);
-	f.flags = FINDING_SCHEMA | (id->check_stage ? 0u : FINDING_UNUSABLE);
-	stored = findings_add(c->out, &f);
-	if (stored)
-		c->added++;
-	else if (c->out->failed)
-		return out_of_memory(c);
-	/* Past the findings limit nothing more is kept: stop walking. */
-	return c->out->truncated ? V_STOP : V_OK;
-}
+#define LIST_MAX 10 /* values shown in "must be one of" */
 
 #define PROBING(c) ((c)->mode == M_PROBE)
 
 /* ---- scalars ----------------------------------------------------------- */
 
-static int walk(struct vctx *c, const struct sch_node *sn,
+static int walk(struct sch_vctx *c, const struct sch_node *sn,
 		const struct node *v);
 
-static int type_fail(struct vctx *c, const struct sch_node *sn,
+static int type_fail(struct sch_vctx *c, const struct sch_node *sn,
 		     const struct node *v)
 {
-	struct fig lim = fig_none, val = fig_node(v);
+	struct sch_fig lim = sch_fig_none, val = sch_fig_node(v);
 	int finite = v->type == NODE_FLOAT && !isfinite(v->v.f) &&
 		     !sn->infinite;
 
 	if (PROBING(c))
 		return V_STOP;
 	sbuf_reset(&c->msg);
-	add_subject(c, &c->msg);
+	sch_add_subject(c, &c->msg);
 	sbuf_adds(&c->msg, " must be ");
 	sch_add_types(&c->msg, sn->types, finite);
 	sbuf_adds(&c->msg, ", found ");
 	sch_add_found(&c->msg, v);
 	if (sn->type_single) {
-		lim.kind = F_STR;
+		lim.kind = SF_STR;
 		lim.s = sn->type_single;
 	}
-	return emit(c, sn, SC_TYPE, "type", v, &lim, &val);
+	return sch_emit(c, sn, SC_TYPE, "type", v, &lim, &val);
 }
 
-static int check_enum(struct vctx *c, const struct sch_node *sn,
+static int check_enum(struct sch_vctx *c, const struct sch_node *sn,
 		      const struct node *v)
 {
 	const struct node *e = sn->enum_v;
-	struct fig val = fig_node(v);
+	struct sch_fig val = sch_fig_node(v);
 	size_t i;
 
 	for (i = 0; i < e->v.list.n; i++)
@@ -280,7 +69,7 @@ static int check_enum(struct vctx *c, const struct sch_node *sn,
 	if (PROBING(c))
 		return V_STOP;
 	sbuf_reset(&c->msg);
-	add_subject(c, &c->msg);
+	sch_add_subject(c, &c->msg);
 	sbuf_adds(&c->msg, " must be one of ");
 	for (i = 0; i < e->v.list.n && i < LIST_MAX; i++) {
 		if (i)
@@ -291,25 +80,25 @@ static int check_enum(struct vctx *c, const struct sch_node *sn,
 		sbuf_adds(&c->msg, ", ...");
 	sbuf_adds(&c->msg, ", found ");
 	sch_add_value(&c->msg, v);
-	return emit(c, sn, SC_ENUM, "enum", v, &fig_none, &val);
+	return sch_emit(c, sn, SC_ENUM, "enum", v, &sch_fig_none, &val);
 }
 
-static int check_const(struct vctx *c, const struct sch_node *sn,
+static int check_const(struct sch_vctx *c, const struct sch_node *sn,
 		       const struct node *v)
 {
-	struct fig lim = fig_node(sn->const_v), val = fig_node(v);
+	struct sch_fig lim = sch_fig_node(sn->const_v), val = sch_fig_node(v);
 
 	if (doc_equal(v, sn->const_v))
 		return V_OK;
 	if (PROBING(c))
 		return V_STOP;
 	sbuf_reset(&c->msg);
-	add_subject(c, &c->msg);
+	sch_add_subject(c, &c->msg);
 	sbuf_adds(&c->msg, " must be ");
 	sch_add_value(&c->msg, sn->const_v);
 	sbuf_adds(&c->msg, ", found ");
 	sch_add_value(&c->msg, v);
-	return emit(c, sn, SC_CONST, "const", v, &lim, &val);
+	return sch_emit(c, sn, SC_CONST, "const", v, &lim, &val);
 }
 
 static const struct {
@@ -337,74 +126,54 @@ static int bound_holds(int k, int cmp)
 	}
 }
 
-static int check_range(struct vctx *c, const struct sch_node *sn,
+static int check_range(struct sch_vctx *c, const struct sch_node *sn,
 		       const struct node *v)
 {
-	struct fig val = fig_node(v);
+	struct sch_fig val = sch_fig_node(v);
 	int k, r;
 
 	for (k = 0; k < SB_N; k++) {
 		const struct sch_bound *b = &sn->bound[k];
-		struct fig lim = { F_BOUND, NULL, 0, b, NULL };
+		struct sch_fig lim = { SF_BOUND, NULL, 0, b, NULL };
 
 		if (!b->set || bound_holds(k, sch_num_cmp(v, b)))
 			continue;
 		if (PROBING(c))
 			return V_STOP;
 		sbuf_reset(&c->msg);
-		add_subject(c, &c->msg);
+		sch_add_subject(c, &c->msg);
 		sbuf_adds(&c->msg, bound_rows[k].words);
 		sch_add_bound(&c->msg, b);
 		sbuf_adds(&c->msg, ", found ");
 		sch_add_value(&c->msg, v);
-		if ((r = emit(c, sn, SC_RANGE, bound_rows[k].keyword, v, &lim,
+		if ((r = sch_emit(c, sn, SC_RANGE, bound_rows[k].keyword, v, &lim,
 			      &val)))
 			return r;
 	}
 	return V_OK;
 }
 
-static int length_fail(struct vctx *c, const struct sch_node *sn,
+static int length_fail(struct sch_vctx *c, const struct sch_node *sn,
 		       const struct node *v, int at_most, int64_t limit,
 		       size_t n)
 {
-	struct fig lim = fig_int(limit), val = fig_node(v);
+	struct sch_fig lim = sch_fig_int(limit), val = sch_fig_node(v);
 
 	if (PROBING(c))
 		return V_STOP;
 	sbuf_reset(&c->msg);
-	add_subject(c, &c->msg);
+	sch_add_subject(c, &c->msg);
 	sbuf_addf(&c->msg, " must be at %s %lld character%s long, found %zu",
 		  at_most ? "most" : "least", (long long)limit,
 		  limit == 1 ? "" : "s", n);
-	return emit(c, sn, SC_LENGTH, at_most ? "maxLength" : "minLength", v,
+	return sch_emit(c, sn, SC_LENGTH, at_most ? "maxLength" : "minLength", v,
 		    &lim, &val);
 }
 
-static int budget(struct vctx *c, const struct sch_node *sn,
-		  const struct node *v)
-{
-	struct sbuf sb = SBUF_INIT;
-
-	sbuf_adds(&sb, "matching ");
-	add_subject(c, &sb);
-	sbuf_adds(&sb, " against pattern ");
-	sch_add_quoted(&sb, sn->pattern.s, sn->pattern.len);
-	sbuf_adds(&sb, ": ");
-	sbuf_adds(&sb, c->err->msg);
-	diag_copy_text(c->err->msg, sizeof c->err->msg, sbuf_cstr(&sb));
-	sbuf_release(&sb);
-	c->err->line = v->line;
-	c->err->col = v->col;
-	c->err->end_line = v->end_line;
-	c->err->end_col = v->end_col;
-	diag_set_path(c->err, sbuf_cstr(&c->path));
-	return V_ERR;
-}
-
-static int check_string(struct vctx *c, const struct sch_node *sn,
+static int check_string(struct sch_vctx *c, const struct sch_node *sn,
 			const struct node *v)
 {
+	struct diag rerr;
 	size_t ov[2];
 	int r;
 
@@ -419,13 +188,16 @@ static int check_string(struct vctx *c, const struct sch_node *sn,
 			return r;
 	}
 	if (sn->re) {
-		struct fig lim = { F_STR, NULL, 0, NULL, sn->pattern.s };
-		struct fig val = fig_node(v);
+		struct sch_fig lim = { SF_STR, NULL, 0, NULL, sn->pattern.s };
+		struct sch_fig val = sch_fig_node(v);
 
+		diag_init(&rerr);
 		r = re_match(sn->re, v->v.str.s, v->v.str.len, 0, c->lim, ov,
-			     1, c->err);
-		if (r == -1)
-			return budget(c, sn, v);
+			     1, &rerr);
+		if (r == -1) {
+			*c->err = rerr;
+			return sch_budget(c, sn, v);
+		}
 		/* r == -2: a subject that is not UTF-8 (a JSON lone
 		 * surrogate) cannot match. */
 		if (r > 0)
@@ -433,34 +205,34 @@ static int check_string(struct vctx *c, const struct sch_node *sn,
 		if (PROBING(c))
 			return V_STOP;
 		sbuf_reset(&c->msg);
-		add_subject(c, &c->msg);
+		sch_add_subject(c, &c->msg);
 		sbuf_adds(&c->msg, " must match ");
 		sch_add_quoted(&c->msg, sn->pattern.s, sn->pattern.len);
 		sbuf_adds(&c->msg, ", found ");
 		sch_add_value(&c->msg, v);
-		return emit(c, sn, SC_PATTERN, "pattern", v, &lim, &val);
+		return sch_emit(c, sn, SC_PATTERN, "pattern", v, &lim, &val);
 	}
 	return V_OK;
 }
 
 /* minItems/maxItems, minProperties/maxProperties. */
-static int size_fail(struct vctx *c, const struct sch_node *sn,
+static int size_fail(struct sch_vctx *c, const struct sch_node *sn,
 		     const struct node *v, const char *keyword, int at_most,
 		     int64_t limit, size_t n, const char *unit)
 {
-	struct fig lim = fig_int(limit), val = fig_int((int64_t)n);
+	struct sch_fig lim = sch_fig_int(limit), val = sch_fig_int((int64_t)n);
 
 	if (PROBING(c))
 		return V_STOP;
 	sbuf_reset(&c->msg);
-	add_subject(c, &c->msg);
+	sch_add_subject(c, &c->msg);
 	sbuf_addf(&c->msg, " must have at %s %lld %s%s, found %zu",
 		  at_most ? "most" : "least", (long long)limit, unit,
 		  limit == 1 ? "" : "s", n);
-	return emit(c, sn, SC_SIZE, keyword, v, &lim, &val);
+	return sch_emit(c, sn, SC_SIZE, keyword, v, &lim, &val);
 }
 
-static int check_size(struct vctx *c, const struct sch_node *sn,
+static int check_size(struct sch_vctx *c, const struct sch_node *sn,
 		      const struct node *v, size_t n, int64_t lo, int64_t hi,
 		      const char *kwlo, const char *kwhi, const char *unit)
 {
@@ -477,7 +249,7 @@ static int check_size(struct vctx *c, const struct sch_node *sn,
 
 /* ---- mappings ---------------------------------------------------------- */
 
-static int check_required(struct vctx *c, const struct sch_node *sn,
+static int check_required(struct sch_vctx *c, const struct sch_node *sn,
 			  const struct node *v)
 {
 	size_t i, at;
@@ -486,7 +258,7 @@ static int check_required(struct vctx *c, const struct sch_node *sn,
 	for (i = 0; i < sn->nrequired; i++) {
 		const struct sch_str *name = &sn->required[i];
 		const struct doc_pair *p = doc_get_pair(v, name->s, name->len);
-		struct fig val = p ? fig_node(p->value) : fig_none;
+		struct sch_fig val = p ? sch_fig_node(p->value) : sch_fig_none;
 
 		if (p && !(sn->empty_missing && sch_is_empty(p->value)))
 			continue;
@@ -497,13 +269,13 @@ static int check_required(struct vctx *c, const struct sch_node *sn,
 		sch_add_quoted(&c->msg, name->s, name->len);
 		if (p)
 			sbuf_adds(&c->msg, " is empty");
-		add_in(c, &c->msg);
+		sch_add_in(c, &c->msg);
 		at = c->path.len;
 		doc_pointer_add(&c->path, name->s, name->len);
 		/* Absent: at the mapping's start; present but empty: at the
 		 * empty value (chaos.md 4.3). */
-		r = emit(c, sn, SC_REQUIRED, "required", p ? p->value : v,
-			 &fig_none, &val);
+		r = sch_emit(c, sn, SC_REQUIRED, "required", p ? p->value : v,
+			 &sch_fig_none, &val);
 		sbuf_truncate(&c->path, at);
 		if (r)
 			return r;
@@ -511,10 +283,10 @@ static int check_required(struct vctx *c, const struct sch_node *sn,
 	return V_OK;
 }
 
-static int unknown_key(struct vctx *c, const struct sch_node *sn,
+static int unknown_key(struct sch_vctx *c, const struct sch_node *sn,
 		       const struct node *key)
 {
-	struct fig lim = fig_bool(0), val = fig_node(key);
+	struct sch_fig lim = sch_fig_bool(0), val = sch_fig_node(key);
 	const char *best = NULL;
 	size_t i, blen = 0;
 	int bd = 3;
@@ -537,42 +309,42 @@ static int unknown_key(struct vctx *c, const struct sch_node *sn,
 	sbuf_reset(&c->msg);
 	sbuf_adds(&c->msg, "unknown key ");
 	sch_add_value(&c->msg, key);
-	add_in(c, &c->msg);
+	sch_add_in(c, &c->msg);
 	if (best) {
 		sbuf_adds(&c->msg, " (did you mean ");
 		sch_add_quoted(&c->msg, best, blen);
 		sbuf_adds(&c->msg, "?)");
 	}
-	return emit(c, sn, SC_ADDITIONAL, "additionalProperties", key, &lim,
+	return sch_emit(c, sn, SC_ADDITIONAL, "additionalProperties", key, &lim,
 		    &val);
 }
 
-static int check_names(struct vctx *c, const struct sch_node *sn,
+static int check_names(struct sch_vctx *c, const struct sch_node *sn,
 		       const struct node *key)
 {
-	struct fig val = fig_node(key);
-	struct subj saved;
+	struct sch_fig val = sch_fig_node(key);
+	struct sch_subj saved;
 	int mode = c->mode, r;
 
-	subj_save(c, &saved);
+	sch_subj_save(c, &saved);
 	c->subj_key = key;
 	if (mode == M_EMIT)
 		c->mode = M_CAPTURE;
 	r = walk(c, sn->names, key);
 	c->mode = mode;
-	subj_restore(c, &saved);
+	sch_subj_restore(c, &saved);
 	if (r != V_STOP || PROBING(c))
 		return r;
 	sbuf_reset(&c->msg);
 	sbuf_add(&c->msg, c->cap.buf, c->cap.len);
-	return emit(c, sn, SC_NAMES, "propertyNames", key, &fig_none, &val);
+	return sch_emit(c, sn, SC_NAMES, "propertyNames", key, &sch_fig_none, &val);
 }
 
-static int check_member(struct vctx *c, const struct sch_node *sn,
+static int check_member(struct sch_vctx *c, const struct sch_node *sn,
 			const struct doc_pair *p)
 {
 	const struct sch_node *ps = NULL;
-	struct subj saved;
+	struct sch_subj saved;
 	int r = V_OK;
 
 	if (p->key->type == NODE_STR)
@@ -586,14 +358,14 @@ static int check_member(struct vctx *c, const struct sch_node *sn,
 		return r;
 	if (!ps)
 		return V_OK;
-	subj_save(c, &saved);
-	subj_child(c, p->key);
+	sch_subj_save(c, &saved);
+	sch_subj_child(c, p->key);
 	r = walk(c, ps, p->value);
-	subj_restore(c, &saved);
+	sch_subj_restore(c, &saved);
 	return r;
 }
 
-static int check_map(struct vctx *c, const struct sch_node *sn,
+static int check_map(struct sch_vctx *c, const struct sch_node *sn,
 		     const struct node *v)
 {
 	size_t i, n = v->v.map.n;
@@ -631,7 +403,7 @@ static int check_map(struct vctx *c, const struct sch_node *sn,
 /* Look item i up in the table at scratch[base] (cap slots of {hash, i+1}),
  * inserting it when new. Returns the index of an equal earlier item, or
  * -1. Equal items hash alike, and linear probing meets the earliest first. */
-static long unique_find(struct vctx *c, size_t base, size_t cap,
+static long unique_find(struct sch_vctx *c, size_t base, size_t cap,
 			const struct node *list, size_t i)
 {
 	const struct node *item = list->v.list.items[i];
@@ -653,7 +425,7 @@ static long unique_find(struct vctx *c, size_t base, size_t cap,
 	}
 }
 
-static int unique_table(struct vctx *c, size_t n, size_t *base, size_t *cap)
+static int unique_table(struct sch_vctx *c, size_t n, size_t *base, size_t *cap)
 {
 	size_t k = 8, need;
 
@@ -679,25 +451,25 @@ static int unique_table(struct vctx *c, size_t n, size_t *base, size_t *cap)
 	return 0;
 }
 
-static int duplicate(struct vctx *c, const struct sch_node *sn,
+static int duplicate(struct sch_vctx *c, const struct sch_node *sn,
 		     const struct node *item, long first)
 {
-	struct fig lim = fig_bool(1), val = fig_node(item);
+	struct sch_fig lim = sch_fig_bool(1), val = sch_fig_node(item);
 
 	if (PROBING(c))
 		return V_STOP;
 	sbuf_reset(&c->msg);
 	sbuf_adds(&c->msg, "duplicate item in ");
-	add_subject(c, &c->msg);
+	sch_add_subject(c, &c->msg);
 	sbuf_addf(&c->msg, ": equal to item %ld", first);
-	return emit(c, sn, SC_UNIQUE, "uniqueItems", item, &lim, &val);
+	return sch_emit(c, sn, SC_UNIQUE, "uniqueItems", item, &lim, &val);
 }
 
-static int check_list(struct vctx *c, const struct sch_node *sn,
+static int check_list(struct sch_vctx *c, const struct sch_node *sn,
 		      const struct node *v)
 {
 	size_t i, n = v->v.list.n, base = 0, cap = 0, at = c->path.len;
-	struct subj saved;
+	struct sch_subj saved;
 	int r = V_OK;
 
 	if ((r = check_size(c, sn, v, n, sn->min_items, sn->max_items,
@@ -706,8 +478,8 @@ static int check_list(struct vctx *c, const struct sch_node *sn,
 	if (!sn->items && !(sn->unique && n > 1))
 		return V_OK;
 	if (sn->unique && n > 1 && unique_table(c, n, &base, &cap) < 0)
-		return out_of_memory(c);
-	subj_save(c, &saved);
+		return sch_out_of_memory(c);
+	sch_subj_save(c, &saved);
 	for (i = 0; i < n && r == V_OK; i++) {
 		const struct node *item = v->v.list.items[i];
 		long first;
@@ -716,9 +488,9 @@ static int check_list(struct vctx *c, const struct sch_node *sn,
 		if (cap && (first = unique_find(c, base, cap, v, i)) >= 0)
 			r = duplicate(c, sn, item, first);
 		if (r == V_OK && sn->items) {
-			subj_child(c, NULL);
+			sch_subj_child(c, NULL);
 			r = walk(c, sn->items, item);
-			subj_restore(c, &saved);
+			sch_subj_restore(c, &saved);
 		}
 		sbuf_truncate(&c->path, at);
 	}
@@ -730,18 +502,18 @@ static int check_list(struct vctx *c, const struct sch_node *sn,
 /* ---- choices ------------------------------------------------------------- */
 
 /* Walk without findings; V_OK when the branch holds. */
-static int probe(struct vctx *c, const struct sch_node *sn,
+static int probe(struct sch_vctx *c, const struct sch_node *sn,
 		 const struct node *v)
 {
-	struct subj saved;
+	struct sch_subj saved;
 	size_t plen = c->path.len, scratch = c->nscratch;
 	int mode = c->mode, r;
 
-	subj_save(c, &saved);
+	sch_subj_save(c, &saved);
 	c->mode = M_PROBE;
 	r = walk(c, sn, v);
 	c->mode = mode;
-	subj_restore(c, &saved);
+	sch_subj_restore(c, &saved);
 	sbuf_truncate(&c->path, plen);
 	c->nscratch = scratch;
 	return r;
@@ -800,12 +572,12 @@ static void describe(struct sbuf *sb, const struct sch_node *b, size_t idx)
 	sbuf_addf(sb, "alternative %zu", idx + 1);
 }
 
-static int choice(struct vctx *c, const struct sch_node *sn,
+static int choice(struct sch_vctx *c, const struct sch_node *sn,
 		  struct sch_node *const *br, size_t n, int one,
 		  const struct node *v)
 {
 	const char *keyword = one ? "oneOf" : "anyOf";
-	struct fig val = fig_node(v);
+	struct sch_fig val = sch_fig_node(v);
 	size_t i, held = 0, ncompat = 0, pick = 0;
 	int r;
 
@@ -822,11 +594,11 @@ static int choice(struct vctx *c, const struct sch_node *sn,
 		return V_STOP;
 	if (held >= 2) {
 		sbuf_reset(&c->msg);
-		add_subject(c, &c->msg);
+		sch_add_subject(c, &c->msg);
 		sbuf_addf(&c->msg,
 			  " matches %zu of the alternatives, exactly one must",
 			  held);
-		return emit(c, sn, SC_CHOICE, keyword, v, &fig_none, &val);
+		return sch_emit(c, sn, SC_CHOICE, keyword, v, &sch_fig_none, &val);
 	}
 	for (i = 0; i < n; i++) {
 		if (compatible(br[i], v)) {
@@ -837,7 +609,7 @@ static int choice(struct vctx *c, const struct sch_node *sn,
 	if (ncompat == 1)
 		return walk(c, br[pick], v); /* as if written inline */
 	sbuf_reset(&c->msg);
-	add_subject(c, &c->msg);
+	sch_add_subject(c, &c->msg);
 	sbuf_adds(&c->msg, " matches none of the alternatives: ");
 	for (i = 0; i < n && i < LIST_MAX; i++) {
 		if (i)
@@ -846,12 +618,12 @@ static int choice(struct vctx *c, const struct sch_node *sn,
 	}
 	if (n > LIST_MAX)
 		sbuf_adds(&c->msg, ", ...");
-	return emit(c, sn, SC_CHOICE, keyword, v, &fig_none, &val);
+	return sch_emit(c, sn, SC_CHOICE, keyword, v, &sch_fig_none, &val);
 }
 
 /* ---- the walk ------------------------------------------------------------ */
 
-static int walk(struct vctx *c, const struct sch_node *sn,
+static int walk(struct sch_vctx *c, const struct sch_node *sn,
 		const struct node *v)
 {
 	size_t i;
@@ -883,7 +655,7 @@ static int walk(struct vctx *c, const struct sch_node *sn,
 	return sn->ref ? walk(c, sn->ref, v) : V_OK;
 }
 
-static void vctx_init(struct vctx *c, const struct schema *s,
+static void vctx_init(struct sch_vctx *c, const struct schema *s,
 		      const struct re_limits *lim, struct diag *err)
 {
 	memset(c, 0, sizeof *c);
@@ -896,7 +668,7 @@ static void vctx_init(struct vctx *c, const struct schema *s,
 	sbuf_init(&c->cap);
 }
 
-static void vctx_release(struct vctx *c)
+static void vctx_release(struct sch_vctx *c)
 {
 	sbuf_release(&c->path);
 	sbuf_release(&c->msg);
@@ -911,7 +683,7 @@ long schema_validate(const struct schema *s, const struct node *root,
 {
 	struct re_limits dflt;
 	struct diag spare;
-	struct vctx c;
+	struct sch_vctx c;
 	long added;
 	int r;
 
@@ -920,6 +692,12 @@ long schema_validate(const struct schema *s, const struct node *root,
 	if (!lim) {
 		re_limits_default(&dflt);
 		lim = &dflt;
+	}
+	if (!out) {
+		if (err)
+			diag_set(err, DIAG_E_ERROR, 0, 0,
+				 "schema_validate needs a findings list");
+		return -1;
 	}
 	if (!err) {
 		diag_init(&spare);
@@ -940,7 +718,7 @@ int schema_accepts(const struct schema *s, const struct node *root,
 {
 	struct re_limits dflt;
 	struct diag err;
-	struct vctx c;
+	struct sch_vctx c;
 	int r;
 
 	if (!s || !root)

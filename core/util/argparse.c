@@ -39,7 +39,7 @@ struct ap_tok {
 struct ap_ctx {
 	const struct ap_program *prog;
 	const struct ap_verb *verb; /* NULL while looking for the verb */
-	int restricted;		    /* before the verb: before_verb only */
+	int restricted;		    /* before the verb word */
 	struct ap_result *res;
 	struct diag *err;
 	const char *deferred; /* first unknown option or stray operand */
@@ -753,7 +753,8 @@ static int setup(struct ap_ctx *c, int argc, char **argv)
 	return 0;
 }
 
-/* Whether the verb was named by a word (help then describes it). */
+/* Help was asked: it describes the verb when a word named it (or the
+ * program has no verb words), else the program. */
 static int help_verb(struct ap_ctx *c, int vpos)
 {
 	release_values(c->res);
@@ -767,7 +768,7 @@ int ap_parse(const struct ap_program *prog, int argc, char **argv,
 	     struct ap_result *res, struct diag *err)
 {
 	struct ap_ctx c;
-	int i, k, vpos, r, help_first = 0;
+	int i, k, vpos = -1, r, help_first = 0;
 
 	memset(res, 0, sizeof *res);
 	memset(&c, 0, sizeof c);

@@ -90,7 +90,8 @@ struct ap_program {
 	const struct ap_verb *verbs;
 	size_t nverbs;
 	/* A program without verbs (a native verb such as `infragate lint`) has
-	 * nverbs == 1 and syntax.default_verb naming it. */
+	 * nverbs == 1 and syntax.default_verb naming it; it has no verb word,
+	 * so every argument (even one spelled like the verb) is the verb's. */
 };
 
 /* One parsed option value. */
@@ -126,7 +127,10 @@ struct ap_result {
  * prefix) and err->id left empty; the offending argument (the long option
  * name, the unknown token itself, "command" for a missing or unknown verb,
  * or the operand metavar for a missing operand) is written to err->path,
- * and the verb that was selected, if any, is in res->verb even on error. */
+ * and the verb that was selected, if any, is in res->verb even on error.
+ * When help was asked, 0 is returned with res->help set, no slots, and
+ * res->verb the verb to describe, or NULL for the program's help (no verb
+ * word given). A flag's value text is "true". */
 int ap_parse(const struct ap_program *prog, int argc, char **argv,
 	     struct ap_result *res, struct diag *err);
 
@@ -137,7 +141,8 @@ void ap_result_release(struct ap_result *res);
 void ap_help(const struct ap_program *prog, const struct ap_verb *verb,
 	     struct sbuf *out);
 
-/* The one-line synopsis of a verb ("usage: pue-ladder gate --density KW ..."). */
+/* The one-line synopsis of a verb, ending in a newline
+ * ("usage: pue-ladder gate [-h] --density KW ..."). */
 void ap_synopsis(const struct ap_program *prog, const struct ap_verb *verb,
 		 struct sbuf *out);
 

@@ -3,7 +3,8 @@
  * (Python float() and int() text through core/util/num, choices exactly,
  * bounds inclusive or strict), the messages that name what broke which
  * rule, and the early scan for "--format json" (spec/core.md 2.6 item 5).
- * Nothing here allocates except through the result's own storage.
+ * A bigint's canonical text goes into the result's storage; nothing here
+ * prints.
  */
 #include "core/util/argparse_int.h"
 

@@ -116,7 +116,8 @@ static const struct ap_option res_lint[] = {
 static const struct ap_verb res_verbs[] = {
 	{ "ladder", "reliability ladder", NULL, res_ladder, 3, { NULL, 0, 0 },
 	  NULL, 0 },
-	{ "policy", "one policy", NULL, res_policy, 4, { NULL, 0, 0 }, NULL, 0 },
+	{ "policy", "one policy", NULL, res_policy, 4, { NULL, 0, 0 }, NULL,
+	    0 },
 	{ "transports", "transport catalog", NULL, res_transports, 2,
 	  { NULL, 0, 0 }, NULL, 0 },
 	{ "simulate", "simulate a site", NULL, res_simulate, 4, { NULL, 0, 0 },
@@ -257,7 +258,7 @@ static const struct ap_program *const progs[] = { &cool, &res, &chaos, &promo,
 						  &lint, &types };
 enum { COOL, RES, CHAOS, PROMO, LINT, TYPES };
 
-/* ---- helpers --------------------------------------------------------------- */
+/* ---- helpers ------------------------------------------------------------- */
 
 static int argv_count(const char *const *a)
 {
@@ -327,7 +328,7 @@ static struct criterion_test_params row_indices(struct row *rows, size_t n)
 	return cr_make_param_array(struct row, rows, n);
 }
 
-/* ---- syntax: one row per rule ---------------------------------------------- */
+/* ---- syntax: one row per rule -------------------------------------------- */
 
 struct syn_case {
 	int prog;
@@ -341,89 +342,124 @@ struct syn_case {
 	const char *err_msg;  /* NULL: not checked; else the exact message */
 };
 
-#define OK(p, v, o, t, ops, ...) { p, { __VA_ARGS__, NULL }, v, 0, o, t, ops, NULL, NULL }
-#define HELP(p, v, ...) { p, { __VA_ARGS__, NULL }, v, 1, NULL, NULL, NULL, NULL, NULL }
-#define ERR(p, v, arg, msg, ...) { p, { __VA_ARGS__, NULL }, v, 0, NULL, NULL, NULL, arg, msg }
+#define OK(p, v, o, t, ops, ...) \
+	{ p, { __VA_ARGS__, NULL }, v, 0, o, t, ops, NULL, NULL }
+#define HELP(p, v, ...) \
+	{ p, { __VA_ARGS__, NULL }, v, 1, NULL, NULL, NULL, NULL, NULL }
+#define ERR(p, v, arg, msg, ...) \
+	{ p, { __VA_ARGS__, NULL }, v, 0, NULL, NULL, NULL, arg, msg }
 #define NOARGS NULL
 
 static const struct syn_case syn_rows[] = {
 	/* --name VALUE, --name=VALUE, last wins */
 	OK(COOL, "gate", "--density", "5", NULL, "gate", "--density", "5"),
 	OK(COOL, "gate", "--density", "5", NULL, "gate", "--density=5"),
-	OK(COOL, "gate", "--density", "2", NULL, "gate", "--density", "1", "--density=2"),
+	OK(COOL, "gate", "--density", "2", NULL, "gate", "--density", "1",
+	    "--density=2"),
 	OK(COOL, "gate", "--format", "text", NULL, "gate", "--density", "1"),
 	/* unique prefixes; an exact name wins; reference before added */
 	OK(COOL, "gate", "--density", "120", NULL, "gate", "--dens", "120"),
 	OK(COOL, "gate", "--density", "120", NULL, "gate", "--dens=120"),
-	ERR(COOL, "gate", "--d", "option '--d' is ambiguous: it could be --density or --dry-run",
+	ERR(COOL, "gate", "--d",
+	    "option '--d' is ambiguous: it could be --density or --dry-run",
 	    "gate", "--d", "5"),
 	ERR(COOL, "gate", "--d", NULL, "gate", "--density", "5", "--d=5"),
 	ERR(COOL, "gate", "--d", NULL, "gate", "--density", "--d"),
-	OK(COOL, "gate", "--format", "json", NULL, "gate", "--density", "5", "--f", "json"),
+	OK(COOL, "gate", "--format", "json", NULL, "gate", "--density", "5",
+	    "--f", "json"),
 	OK(COOL, "capacity", "--feed-mw", "10", NULL, "capacity", "--f", "10"),
-	OK(COOL, "capacity", "--format", "json", NULL, "capacity", "--fo", "json"),
-	OK(COOL, "gate", "--strict", "true", NULL, "gate", "--density", "5", "--st"),
-	ERR(COOL, "gate", "--rung", NULL, "gate", "--density", "5", "--r", "ai"),
-	OK(COOL, "gate", "--rung", "air", NULL, "gate", "--density", "5", "--ru", "air"),
+	OK(COOL, "capacity", "--format", "json", NULL, "capacity", "--fo",
+	    "json"),
+	OK(COOL, "gate", "--strict", "true", NULL, "gate", "--density", "5",
+	    "--st"),
+	ERR(COOL, "gate", "--rung", NULL, "gate", "--density", "5", "--r",
+	    "ai"),
+	OK(COOL, "gate", "--rung", "air", NULL, "gate", "--density", "5",
+	    "--ru", "air"),
 	/* choice values are never abbreviated, and case-sensitive */
-	ERR(COOL, "gate", "--rung", "'ai' is not one of air, rdhx, dlc (option '--rung')",
+	ERR(COOL, "gate", "--rung",
+	    "'ai' is not one of air, rdhx, dlc (option '--rung')",
 	    "gate", "--density", "5", "--rung", "ai"),
-	ERR(COOL, "gate", "--rung", NULL, "gate", "--density", "5", "--rung=Air"),
+	ERR(COOL, "gate", "--rung", NULL, "gate", "--density", "5",
+	    "--rung=Air"),
 	/* verbs are exact */
-	ERR(COOL, "", "command", "unknown command 'ga'; expected one of: ladder, gate, capacity, fleet",
+	ERR(COOL, "", "command",
+	    "unknown command 'ga'; expected one of: ladder, gate, capacity, "
+	    "fleet",
 	    "ga", "--density", "5"),
-	ERR(COOL, "", "command", "unknown command 'frobnicate'; expected one of: ladder, gate, capacity, fleet",
+	ERR(COOL, "", "command",
+	    "unknown command 'frobnicate'; expected one of: ladder, gate, "
+	    "capacity, fleet",
 	    "frobnicate"),
-	ERR(COOL, "", "command", "no command given; expected one of: ladder, gate, capacity, fleet",
+	ERR(COOL, "", "command",
+	    "no command given; expected one of: ladder, gate, capacity, fleet",
 	    NOARGS),
 	/* negative numbers: -5, -0.5, -.5 are values; -1e3, -inf not */
-	ERR(COOL, "gate", "--density", "option '--density' must be greater than 0, got -5",
+	ERR(COOL, "gate", "--density",
+	    "option '--density' must be greater than 0, got -5",
 	    "gate", "--density", "-5", "--format", "json"),
-	OK(COOL, "capacity", "--feed-mw", "-5", NULL, "capacity", "--feed-mw", "-5"),
-	OK(COOL, "capacity", "--feed-mw", "-0.5", NULL, "capacity", "--feed-mw", "-0.5"),
-	OK(COOL, "capacity", "--feed-mw", "-.5", NULL, "capacity", "--feed-mw", "-.5"),
+	OK(COOL, "capacity", "--feed-mw", "-5", NULL, "capacity", "--feed-mw",
+	    "-5"),
+	OK(COOL, "capacity", "--feed-mw", "-0.5", NULL, "capacity", "--feed-mw",
+	    "-0.5"),
+	OK(COOL, "capacity", "--feed-mw", "-.5", NULL, "capacity", "--feed-mw",
+	    "-.5"),
 	ERR(COOL, "capacity", "--feed-mw", "option '--feed-mw' needs a value",
 	    "capacity", "--feed-mw", "-1e3"),
 	ERR(COOL, "capacity", "--feed-mw", "option '--feed-mw' needs a value",
 	    "capacity", "--feed-mw", "-inf"),
-	ERR(COOL, "capacity", "--feed-mw", "option '--feed-mw' must be a finite number, got -inf",
+	ERR(COOL, "capacity", "--feed-mw",
+	    "option '--feed-mw' must be a finite number, got -inf",
 	    "capacity", "--feed-mw=-inf"),
-	ERR(COOL, "capacity", "--feed-mw", "'-1 e' is not a number (option '--feed-mw')",
+	ERR(COOL, "capacity", "--feed-mw",
+	    "'-1 e' is not a number (option '--feed-mw')",
 	    "capacity", "--feed-mw", "-1 e"),
 	ERR(COOL, "capacity", "--feed-mw", "option '--feed-mw' needs a value",
 	    "capacity", "--feed-mw", "-5."),
 	OK(COOL, "fleet", "--seed", "-11", NULL, "fleet", "--seed", "-011"),
 	ERR(COOL, "fleet", "--seed", "option '--seed' needs a value",
 	    "fleet", "--seed", "-1_0"),
-	ERR(COOL, "fleet", "-5", "unexpected operand '-5': 'fleet' takes no operands",
+	ERR(COOL, "fleet", "-5",
+	    "unexpected operand '-5': 'fleet' takes no operands",
 	    "fleet", "-5"),
 	/* flags take no value */
 	ERR(COOL, "gate", "--dry-run", "option '--dry-run' takes no value",
 	    "gate", "--density", "5", "--dry-run=yes"),
-	ERR(COOL, "gate", "--dry-run", NULL, "gate", "--density", "5", "--dry=1"),
-	OK(COOL, "gate", "--dry-run", "true", NULL, "gate", "--dry-run", "--density", "5", "--dry-run"),
+	ERR(COOL, "gate", "--dry-run", NULL, "gate", "--density", "5",
+	    "--dry=1"),
+	OK(COOL, "gate", "--dry-run", "true", NULL, "gate", "--dry-run",
+	    "--density", "5", "--dry-run"),
 	OK(COOL, "gate", "--dry-run", NULL, NULL, "gate", "--density", "5"),
 	/* missing values, required options, strays, unknown options */
-	ERR(COOL, "gate", "--density", "option '--density' needs a value", "gate", "--density"),
+	ERR(COOL, "gate", "--density", "option '--density' needs a value",
+	    "gate", "--density"),
 	ERR(COOL, "gate", "--density", NULL, "gate", "--density", "--dry-run"),
 	ERR(COOL, "gate", "--density", NULL, "gate", "--density", "--", "5"),
-	ERR(COOL, "gate", "--density", "missing required option '--density'", "gate"),
+	ERR(COOL, "gate", "--density", "missing required option '--density'",
+	    "gate"),
 	ERR(COOL, "gate", "--density", NULL, "gate", "--format", "json"),
-	ERR(COOL, "gate", "stray", "unexpected operand 'stray': 'gate' takes no operands",
+	ERR(COOL, "gate", "stray",
+	    "unexpected operand 'stray': 'gate' takes no operands",
 	    "gate", "--density", "5", "stray"),
 	ERR(COOL, "gate", "-", NULL, "gate", "--density", "5", "-"),
-	ERR(COOL, "gate", "--bogus", "unknown option '--bogus'", "gate", "--density", "5", "--bogus"),
-	ERR(COOL, "gate", "-x", "unknown option '-x'", "gate", "--density", "5", "-x"),
-	ERR(COOL, "gate", "--fromat", "unknown option '--fromat' (did you mean '--format'?)",
+	ERR(COOL, "gate", "--bogus", "unknown option '--bogus'", "gate",
+	    "--density", "5", "--bogus"),
+	ERR(COOL, "gate", "-x", "unknown option '-x'", "gate", "--density", "5",
+	    "-x"),
+	ERR(COOL, "gate", "--fromat",
+	    "unknown option '--fromat' (did you mean '--format'?)",
 	    "gate", "--density", "5", "--fromat", "json"),
-	ERR(COOL, "gate", "--density", "'--x' is not a number (option '--density')",
+	ERR(COOL, "gate", "--density",
+	    "'--x' is not a number (option '--density')",
 	    "gate", "--density=--x"),
 	/* argparse's order: a bad value before missing and unknown */
 	ERR(COOL, "gate", "--rung", NULL, "gate", "--bogus", "--rung", "x"),
 	ERR(COOL, "gate", "--density", NULL, "gate", "--bogus"),
 	/* paths: "-" is standard input, empty is refused */
-	OK(COOL, "gate", "--plan", "-", NULL, "gate", "--plan", "-", "--density", "5"),
-	ERR(COOL, "gate", "--plan", "option '--plan' needs a path, got an empty value",
+	OK(COOL, "gate", "--plan", "-", NULL, "gate", "--plan", "-",
+	    "--density", "5"),
+	ERR(COOL, "gate", "--plan",
+	    "option '--plan' needs a path, got an empty value",
 	    "gate", "--plan=", "--density", "5"),
 	/* help anywhere, even after "--" or as a value */
 	HELP(COOL, "gate", "gate", "-h"),
@@ -435,39 +471,54 @@ static const struct syn_case syn_rows[] = {
 	HELP(COOL, "gate", "gate", "--density", "5", "--he"),
 	HELP(COOL, "gate", "gate", "--h"),
 	/* ranges */
-	ERR(COOL, "fleet", "--sites", "option '--sites' must be at least 1, got 0",
+	ERR(COOL, "fleet", "--sites",
+	    "option '--sites' must be at least 1, got 0",
 	    "fleet", "--sites", "0"),
-	ERR(COOL, "fleet", "--sites", "option '--sites' must be at most 100, got 101",
+	ERR(COOL, "fleet", "--sites",
+	    "option '--sites' must be at most 100, got 101",
 	    "fleet", "--sites", "101"),
-	ERR(COOL, "ladder", "--pue", "option '--pue' must be at least 1, got 0.99",
+	ERR(COOL, "ladder", "--pue",
+	    "option '--pue' must be at least 1, got 0.99",
 	    "ladder", "--pue", "0.99"),
 
 	/* resiliency: prefixes among the verb's own options */
 	OK(RES, "ladder", "--years", "5", NULL, "ladder", "--ye", "5"),
 	OK(RES, "ladder", "--seed", "3", NULL, "ladder", "--s", "3"),
-	ERR(RES, "simulate", "--s", "option '--s' is ambiguous: it could be --site or --seed",
+	ERR(RES, "simulate", "--s",
+	    "option '--s' is ambiguous: it could be --site or --seed",
 	    "simulate", "--s", "3"),
 	OK(RES, "ladder", "--years", "2000", NULL, "ladder"),
-	OK(RES, "ladder", "--years", "2", NULL, "ladder", "--years", "1", "--years", "2"),
-	ERR(RES, "ladder", "--years", "option '--years' must be at least 1, got -3",
+	OK(RES, "ladder", "--years", "2", NULL, "ladder", "--years", "1",
+	    "--years", "2"),
+	ERR(RES, "ladder", "--years",
+	    "option '--years' must be at least 1, got -3",
 	    "ladder", "--years", "-3"),
 	OK(RES, "ladder", "--seed", "-11", NULL, "ladder", "--seed", "-11"),
-	ERR(RES, "ladder", "--years", "'2.5' is not an integer (option '--years')",
+	ERR(RES, "ladder", "--years",
+	    "'2.5' is not an integer (option '--years')",
 	    "ladder", "--years", "2.5", "--format", "json"),
 	/* options before the verb */
-	OK(RES, "ladder", "--format", "json", NULL, "--format", "json", "ladder"),
+	OK(RES, "ladder", "--format", "json", NULL, "--format", "json",
+	    "ladder"),
 	OK(RES, "ladder", "--format", "json", NULL, "--form", "json", "ladder"),
 	OK(RES, "ladder", "--format", "json", NULL, "--format=json", "ladder"),
-	OK(RES, "ladder", "--format", "text", NULL, "--format", "json", "ladder", "--format", "text"),
-	ERR(RES, "ladder", "--format", "'yml' is not one of text, json (option '--format')",
+	OK(RES, "ladder", "--format", "text", NULL, "--format", "json",
+	    "ladder", "--format", "text"),
+	ERR(RES, "ladder", "--format",
+	    "'yml' is not one of text, json (option '--format')",
 	    "--format", "yml", "ladder"),
 	ERR(RES, "lint", "--format", NULL, "--format", "xml", "lint", "a"),
-	OK(RES, "lint", "--format", "sarif", NULL, "--format", "sarif", "lint", "a"),
+	OK(RES, "lint", "--format", "sarif", NULL, "--format", "sarif", "lint",
+	    "a"),
 	ERR(RES, "", "--format", "option '--format' needs a value", "--format"),
 	ERR(RES, "", "command", NULL, "--format", "json"),
-	ERR(RES, "", "command", "unknown command '5'; expected one of: ladder, policy, transports, simulate, lint",
+	ERR(RES, "", "command",
+	    "unknown command '5'; expected one of: ladder, policy, "
+	    "transports, simulate, lint",
 	    "--years", "5", "ladder"),
-	ERR(RES, "ladder", "--years=5", "unknown option '--years=5' before the command (options of 'ladder' follow it)",
+	ERR(RES, "ladder", "--years=5",
+	    "unknown option '--years=5' before the command (options of "
+	    "'ladder' follow it)",
     "--years=5", "ladder"),
 	ERR(RES, "transports", "--years", "unknown option '--years'",
 	    "transports", "--years", "5", "--format", "json"),
@@ -476,7 +527,8 @@ static const struct syn_case syn_rows[] = {
 	OK(RES, "policy", "--policy", "P1", NULL, "policy", "-pP1"),
 	OK(RES, "policy", "--policy", "P1", NULL, "policy", "-p=P1"),
 	OK(RES, "policy", "--policy", "P2", NULL, "policy", "--pol", "P2"),
-	ERR(RES, "policy", "--policy", "'P9' is not one of P0, P1, P2, P3, P4 (option '--policy')",
+	ERR(RES, "policy", "--policy",
+	    "'P9' is not one of P0, P1, P2, P3, P4 (option '--policy')",
 	    "policy", "-p", "P9"),
 	ERR(RES, "policy", "--policy", "missing required option '--policy'",
 	    "policy", "--format", "json"),
@@ -491,17 +543,22 @@ static const struct syn_case syn_rows[] = {
 	HELP(RES, "ladder", "ladder", "--bogus", "-h"),
 	HELP(RES, "ladder", "ladder", "--he"),
 	ERR(RES, "ladder", "--years", NULL, "ladder", "--years", "abc", "-h"),
-	ERR(RES, "ladder", "--years", "option '--years' needs a value", "ladder", "--years", "-h"),
-	ERR(RES, "ladder", "-h", "unexpected operand '-h': 'ladder' takes no operands",
+	ERR(RES, "ladder", "--years", "option '--years' needs a value",
+	    "ladder", "--years", "-h"),
+	ERR(RES, "ladder", "-h",
+	    "unexpected operand '-h': 'ladder' takes no operands",
 	    "ladder", "--", "-h"),
 	/* operands and options interleaved; -j4; "--" */
-	OK(RES, "lint", "--jobs", "4", "a,b,c", "lint", "a", "--strict", "b", "-j4", "c"),
+	OK(RES, "lint", "--jobs", "4", "a,b,c", "lint", "a", "--strict", "b",
+	    "-j4", "c"),
 	OK(RES, "lint", "--jobs", "3", "a", "lint", "-j", "3", "a"),
-	OK(RES, "lint", "--strict", NULL, "--strict,-j", "lint", "--", "--strict", "-j"),
+	OK(RES, "lint", "--strict", NULL, "--strict,-j", "lint", "--",
+	    "--strict", "-j"),
 	OK(RES, "lint", "--jobs", "1", "-", "lint", "-"),
 	OK(RES, "lint", "--jobs", "1", "-5", "lint", "-5"),
 	ERR(RES, "lint", "FILE", "missing operand FILE", "lint", "--strict"),
-	ERR(RES, "lint", "--jobs", "option '--jobs' must be at least 1, got 0", "lint", "-j0", "a"),
+	ERR(RES, "lint", "--jobs", "option '--jobs' must be at least 1, got 0",
+	    "lint", "-j0", "a"),
 
 	/* chaos: a default verb, the verb word only first */
 	OK(CHAOS, "lint", "--strict", NULL, "", NOARGS),
@@ -509,24 +566,30 @@ static const struct syn_case syn_rows[] = {
 	OK(CHAOS, "lint", "--strict", "true", "x", "lint", "x", "--strict"),
 	OK(CHAOS, "lint", "--strict", "true", "lint", "--strict", "lint"),
 	OK(CHAOS, "lint", "--strict", NULL, "./coverage", "./coverage"),
-	OK(CHAOS, "coverage", "--require", "real", "", "coverage", "--require", "real"),
-	ERR(CHAOS, "two-clocks", "--ib-timeout", "option '--ib-timeout' must be at most 31, got 40",
+	OK(CHAOS, "coverage", "--require", "real", "", "coverage", "--require",
+	    "real"),
+	ERR(CHAOS, "two-clocks", "--ib-timeout",
+	    "option '--ib-timeout' must be at most 31, got 40",
 	    "two-clocks", "--ib-timeout", "40"),
-	ERR(CHAOS, "two-clocks", "x", "unexpected operand 'x': 'two-clocks' takes no operands",
+	ERR(CHAOS, "two-clocks", "x",
+	    "unexpected operand 'x': 'two-clocks' takes no operands",
 	    "two-clocks", "x"),
 	ERR(CHAOS, "two-clocks", "--hold", NULL, "two-clocks", "--hold", "-1"),
 	OK(CHAOS, "two-clocks", "--hold", "0", NULL, "two-clocks", "--hold=0"),
 	/* names in full: no prefixes at all */
 	ERR(CHAOS, "lint", "--str", "unknown option '--str'", "--str"),
-	ERR(CHAOS, "lint", "--form", "unknown option '--form' (did you mean '--format'?)",
+	ERR(CHAOS, "lint", "--form",
+	    "unknown option '--form' (did you mean '--format'?)",
 	    "--form", "json"),
 	ERR(CHAOS, "lint", "--he", NULL, "--he"),
 	OK(CHAOS, "lint", "--jobs", "4", "a", "-j", "4", "a"),
 	OK(CHAOS, "lint", "--jobs", "4", "a", "a", "-j4"),
-	ERR(CHAOS, "lint", "--jobs", "option '--jobs' needs a value", "-j", "-1"),
+	ERR(CHAOS, "lint", "--jobs", "option '--jobs' needs a value", "-j",
+	    "-1"),
 	ERR(CHAOS, "lint", "-5", "unknown option '-5'", "-5"),
 	OK(CHAOS, "lint", "--strict", NULL, "-5,-h", "--", "-5", "-h"),
-	OK(CHAOS, "lint", "--format", "text", NULL, "--format", "json", "--format", "text"),
+	OK(CHAOS, "lint", "--format", "text", NULL, "--format", "json",
+	    "--format", "text"),
 	OK(CHAOS, "lint", "--mutate", "x", NULL, "--mutate", "x"),
 	HELP(CHAOS, "", "a", "-h"),
 	HELP(CHAOS, "", "-h", "--bogus"),
@@ -534,37 +597,52 @@ static const struct syn_case syn_rows[] = {
 	HELP(CHAOS, "two-clocks", "two-clocks", "--help"),
 
 	/* promotion: no verb word, a select flag, help anywhere */
-	OK(PROMO, "gate", "--trust", "t.json", "r.yaml", "--t", "t.json", "--e", "d", "r.yaml"),
+	OK(PROMO, "gate", "--trust", "t.json", "r.yaml", "--t", "t.json", "--e",
+	    "d", "r.yaml"),
 	OK(PROMO, "gate", "--evidence-root", "d", NULL, "--evidence", "d"),
 	OK(PROMO, "gate", "--trust", "t.json", NULL, "--tr=t.json"),
 	ERR(PROMO, "gate", "--st", "unknown option '--st'", "--st"),
 	ERR(PROMO, "gate", "--decl", NULL, "--decl"),
-	OK(PROMO, "digest", "--print-digest", "true", "r.yaml", "--print-digest", "r.yaml"),
-	OK(PROMO, "digest", "--format", "json", "r.yaml", "r.yaml", "--format", "json", "--print-digest"),
-	OK(PROMO, "gate", "--strict", NULL, "--print-digest", "--", "--print-digest"),
-	ERR(PROMO, "digest", "--format", "'sarif' is not one of text, json (option '--format')",
+	OK(PROMO, "digest", "--print-digest", "true", "r.yaml",
+	    "--print-digest", "r.yaml"),
+	OK(PROMO, "digest", "--format", "json", "r.yaml", "r.yaml", "--format",
+	    "json", "--print-digest"),
+	OK(PROMO, "gate", "--strict", NULL, "--print-digest", "--",
+	    "--print-digest"),
+	ERR(PROMO, "digest", "--format",
+	    "'sarif' is not one of text, json (option '--format')",
 	    "--print-digest", "--format", "sarif"),
-	ERR(PROMO, "digest", "--strict", "unknown option '--strict'", "--print-digest", "--strict"),
+	ERR(PROMO, "digest", "--strict", "unknown option '--strict'",
+	    "--print-digest", "--strict"),
 	OK(PROMO, "gate", "--strict", NULL, "-,-", "-", "-"),
 	OK(PROMO, "gate", "--strict", NULL, "r.yaml", "gate", "r.yaml"),
 	HELP(PROMO, "", "--trust", "-h"),
 	HELP(PROMO, "", "--", "--help"),
 	HELP(PROMO, "", "--he"),
 	HELP(PROMO, "", "--print-digest", "-h"),
-	ERR(PROMO, "gate", "--trust", "option '--trust' needs a path, got an empty value", "--trust="),
-	ERR(PROMO, "gate", "--trust", "option '--trust' needs a value", "--trust", "--strict"),
-	ERR(PROMO, "gate", "--strict", "option '--strict' takes no value", "--strict=1"),
+	ERR(PROMO, "gate", "--trust",
+	    "option '--trust' needs a path, got an empty value", "--trust="),
+	ERR(PROMO, "gate", "--trust", "option '--trust' needs a value",
+	    "--trust", "--strict"),
+	ERR(PROMO, "gate", "--strict", "option '--strict' takes no value",
+	    "--strict=1"),
 
 	/* a native verb */
-	OK(LINT, "lint", "--format", "json", "a,b", "--strict", "a", "--format=json", "b"),
+	OK(LINT, "lint", "--format", "json", "a,b", "--strict", "a",
+	    "--format=json", "b"),
 	OK(LINT, "lint", "--format", "text", "lint", "lint"),
-	ERR(LINT, "lint", "--format", "'yml' is not one of text, json, sarif, github, junit (option '--format')",
+	ERR(LINT, "lint", "--format",
+	    "'yml' is not one of text, json, sarif, github, junit (option "
+	    "'--format')",
 	    "--format", "yml"),
-	ERR(LINT, "lint", "--fromat", "unknown option '--fromat' (did you mean '--format'?)",
+	ERR(LINT, "lint", "--fromat",
+	    "unknown option '--fromat' (did you mean '--format'?)",
 	    "--fromat", "json"),
-	ERR(LINT, "lint", "--strcit", "unknown option '--strcit' (did you mean '--strict'?)",
+	ERR(LINT, "lint", "--strcit",
+	    "unknown option '--strcit' (did you mean '--strict'?)",
 	    "--strcit"),
-	ERR(LINT, "lint", "--fromat=json", "unknown option '--fromat=json' (did you mean '--format'?)",
+	ERR(LINT, "lint", "--fromat=json",
+	    "unknown option '--fromat=json' (did you mean '--format'?)",
 	    "--fromat=json"),
 	ERR(LINT, "lint", "--zzz", "unknown option '--zzz'", "--zzz"),
 	ERR(LINT, "lint", "--mutat", "unknown option '--mutat'", "--mutat"),
@@ -573,10 +651,13 @@ static const struct syn_case syn_rows[] = {
 	OK(LINT, "lint", "--jobs", "4", NULL, "-j=4"),
 	OK(LINT, "lint", "--jobs", "4", NULL, "--jobs=4"),
 	OK(LINT, "lint", "--jobs", " 4 ", NULL, "--jobs", " 4 "),
-	ERR(LINT, "lint", "--jobs", "option '--jobs' must be at least 1, got 0", "-j", "0"),
+	ERR(LINT, "lint", "--jobs", "option '--jobs' must be at least 1, got 0",
+	    "-j", "0"),
 	ERR(LINT, "lint", "--jobs", "option '--jobs' needs a value", "--jobs"),
-	ERR(LINT, "lint", "--jobs", "option '--jobs' needs a value", "-j", "-1"),
-	ERR(LINT, "lint", "--strict", "option '--strict' takes no value", "--strict=yes"),
+	ERR(LINT, "lint", "--jobs", "option '--jobs' needs a value", "-j",
+	    "-1"),
+	ERR(LINT, "lint", "--strict", "option '--strict' takes no value",
+	    "--strict=yes"),
 	OK(LINT, "lint", "--mutate", "m", NULL, "--mutate", "m"),
 	OK(LINT, "lint", "--strict", NULL, "-", "-"),
 	OK(LINT, "lint", "--strict", NULL, "-h,--help", "--", "-h", "--help"),
@@ -623,7 +704,8 @@ ParameterizedTest(struct row *row, argparse, syntax)
 	cr_assert_eq(r.help, c->help);
 	if (c->verb[0])
 		cr_assert(r.verb && strcmp(r.verb->name, c->verb) == 0,
-			  "verb %s, got %s", c->verb, r.verb ? r.verb->name : "none");
+			  "verb %s, got %s", c->verb,
+			  r.verb ? r.verb->name : "none");
 	else
 		cr_assert_null(r.verb);
 	if (c->opt) {
@@ -631,7 +713,8 @@ ParameterizedTest(struct row *row, argparse, syntax)
 
 		if (c->text) {
 			cr_assert(s->has_value && s->nvalues >= 1);
-			cr_assert_str_eq(s->values[s->nvalues - 1].text, c->text);
+			cr_assert_str_eq(s->values[s->nvalues - 1].text,
+					 c->text);
 		} else {
 			cr_assert_eq(s->has_value, 0);
 		}
@@ -644,7 +727,7 @@ ParameterizedTest(struct row *row, argparse, syntax)
 	cr_assert_null(r.slots);
 }
 
-/* ---- value types ------------------------------------------------------------- */
+/* ---- value types --------------------------------------------------------- */
 
 struct val_case {
 	const char *opt;
@@ -670,12 +753,16 @@ static const struct val_case val_rows[] = {
 	{ "--f", "1_000.5", 1, 1000.5, 0, NULL, NULL },
 	{ "--f", "1e1_0", 1, 1e10, 0, NULL, NULL },
 	{ "--f", "1e-400", 1, 0, 0, NULL, NULL },
-	{ "--f", "inf", 0, 0, 0, NULL, "option '--f' must be a finite number, got inf" },
+	{ "--f", "inf", 0, 0, 0, NULL,
+	    "option '--f' must be a finite number, got inf" },
 	{ "--f", "-Infinity", 0, 0, 0, NULL, NULL },
-	{ "--f", "nan", 0, 0, 0, NULL, "option '--f' must be a finite number, got nan" },
+	{ "--f", "nan", 0, 0, 0, NULL,
+	    "option '--f' must be a finite number, got nan" },
 	{ "--f", "NaN", 0, 0, 0, NULL, NULL },
-	{ "--f", "1e400", 0, 0, 0, NULL, "option '--f' must be a finite number, got 1e400" },
-	{ "--f", "1__0", 0, 0, 0, NULL, "'1__0' is not a number (option '--f')" },
+	{ "--f", "1e400", 0, 0, 0, NULL,
+	    "option '--f' must be a finite number, got 1e400" },
+	{ "--f", "1__0", 0, 0, 0, NULL,
+	    "'1__0' is not a number (option '--f')" },
 	{ "--f", "_1", 0, 0, 0, NULL, NULL },
 	{ "--f", "1_", 0, 0, 0, NULL, NULL },
 	{ "--f", "1_.5", 0, 0, 0, NULL, NULL },
@@ -693,7 +780,8 @@ static const struct val_case val_rows[] = {
 	{ "--nf", "inf", 1, INFINITY, 0, NULL, NULL },
 	{ "--nf", "-infinity", 1, -INFINITY, 0, NULL, NULL },
 	{ "--nf", "1e400", 1, INFINITY, 0, NULL, NULL },
-	{ "--nfb", "nan", 0, 0, 0, NULL, "option '--nfb' must be at most 1, got nan" },
+	{ "--nfb", "nan", 0, 0, 0, NULL,
+	    "option '--nfb' must be at most 1, got nan" },
 	/* int: Python int() base 10, 64 bits */
 	{ "--i", "1_000", 1, 0, 1000, NULL, NULL },
 	{ "--i", "007", 1, 0, 7, NULL, NULL },
@@ -705,8 +793,10 @@ static const struct val_case val_rows[] = {
 	{ "--i", "9223372036854775808", 0, 0, 0, NULL,
 	  "option '--i' must fit in 64 bits, got 9223372036854775808" },
 	{ "--i", "-9223372036854775809", 0, 0, 0, NULL, NULL },
-	{ "--i", "00000000000000000000000000000000000000007", 1, 0, 7, NULL, NULL },
-	{ "--i", "2.5", 0, 0, 0, NULL, "'2.5' is not an integer (option '--i')" },
+	{ "--i", "00000000000000000000000000000000000000007", 1, 0, 7, NULL,
+	    NULL },
+	{ "--i", "2.5", 0, 0, 0, NULL,
+	    "'2.5' is not an integer (option '--i')" },
 	{ "--i", "1e3", 0, 0, 0, NULL, NULL },
 	{ "--i", "0x10", 0, 0, 0, NULL, NULL },
 	{ "--i", "", 0, 0, 0, NULL, NULL },
@@ -721,13 +811,17 @@ static const struct val_case val_rows[] = {
 	{ "--b", "-0", 1, 0, 0, "0", NULL },
 	{ "--b", "000", 1, 0, 0, "0", NULL },
 	{ "--b", " 1_0 ", 1, 0, 10, "10", NULL },
-	{ "--b", "18446744073709551617", 1, 0, 0, "18446744073709551617", NULL },
-	{ "--b", "-18446744073709551617", 1, 0, 0, "-18446744073709551617", NULL },
-	{ "--b", "1.0", 0, 0, 0, NULL, "'1.0' is not an integer (option '--b')" },
+	{ "--b", "18446744073709551617", 1, 0, 0, "18446744073709551617",
+	    NULL },
+	{ "--b", "-18446744073709551617", 1, 0, 0, "-18446744073709551617",
+	    NULL },
+	{ "--b", "1.0", 0, 0, 0, NULL,
+	    "'1.0' is not an integer (option '--b')" },
 	{ "--b", "abc", 0, 0, 0, NULL, NULL },
 	/* choice, string, path */
 	{ "--c", "json", 1, 0, 0, NULL, NULL },
-	{ "--c", "jso", 0, 0, 0, NULL, "'jso' is not one of text, json (option '--c')" },
+	{ "--c", "jso", 0, 0, 0, NULL,
+	    "'jso' is not one of text, json (option '--c')" },
 	{ "--c", "JSON", 0, 0, 0, NULL, NULL },
 	{ "--c", "", 0, 0, 0, NULL, NULL },
 	{ "--s", "", 1, 0, 0, NULL, NULL },
@@ -739,22 +833,30 @@ static const struct val_case val_rows[] = {
 	/* bounds, inclusive and exclusive */
 	{ "--ge0", "0", 1, 0, 0, NULL, NULL },
 	{ "--ge0", "-0.0", 1, -0.0, 0, NULL, NULL },
-	{ "--ge0", "-1e-300", 0, 0, 0, NULL, "option '--ge0' must be at least 0, got -1e-300" },
-	{ "--gt0", "0", 0, 0, 0, NULL, "option '--gt0' must be greater than 0, got 0" },
+	{ "--ge0", "-1e-300", 0, 0, 0, NULL,
+	    "option '--ge0' must be at least 0, got -1e-300" },
+	{ "--gt0", "0", 0, 0, 0, NULL,
+	    "option '--gt0' must be greater than 0, got 0" },
 	{ "--gt0", "5e-324", 1, 5e-324, 0, NULL, NULL },
 	{ "--le5", "5", 1, 5, 0, NULL, NULL },
-	{ "--le5", "5.000001", 0, 0, 0, NULL, "option '--le5' must be at most 5, got 5.000001" },
-	{ "--lt5", "5", 0, 0, 0, NULL, "option '--lt5' must be less than 5, got 5" },
+	{ "--le5", "5.000001", 0, 0, 0, NULL,
+	    "option '--le5' must be at most 5, got 5.000001" },
+	{ "--lt5", "5", 0, 0, 0, NULL,
+	    "option '--lt5' must be less than 5, got 5" },
 	{ "--lt5", "4.999", 1, 4.999, 0, NULL, NULL },
 	{ "--half", "0.5", 1, 0.5, 0, NULL, NULL },
-	{ "--half", " 0.25 ", 0, 0, 0, NULL, "option '--half' must be at least 0.5, got 0.25" },
+	{ "--half", " 0.25 ", 0, 0, 0, NULL,
+	    "option '--half' must be at least 0.5, got 0.25" },
 	{ "--ir", "1", 1, 0, 1, NULL, NULL },
 	{ "--ir", "31", 1, 0, 31, NULL, NULL },
-	{ "--ir", "0", 0, 0, 0, NULL, "option '--ir' must be at least 1, got 0" },
-	{ "--ir", "32", 0, 0, 0, NULL, "option '--ir' must be at most 31, got 32" },
+	{ "--ir", "0", 0, 0, 0, NULL,
+	    "option '--ir' must be at least 1, got 0" },
+	{ "--ir", "32", 0, 0, 0, NULL,
+	    "option '--ir' must be at most 31, got 32" },
 	{ "--ir", "-9223372036854775808", 0, 0, 0, NULL, NULL },
 	{ "--ilt", "7", 1, 0, 7, NULL, NULL },
-	{ "--ilt", "8", 0, 0, 0, NULL, "option '--ilt' must be less than 8, got 8" },
+	{ "--ilt", "8", 0, 0, 0, NULL,
+	    "option '--ilt' must be less than 8, got 8" },
 };
 
 ParameterizedTestParameters(argparse, values)
@@ -803,7 +905,7 @@ ParameterizedTest(struct row *row, argparse, values)
 	v = &slot_of(&r, c->opt)->values[0];
 	switch (o->type) {
 	case AP_FLOAT:
-		/* bit for bit on purpose: Python float() is correctly rounded */
+		/* bit for bit on purpose: float() is correctly rounded */
 		cr_assert(v->f == c->f || (isnan(v->f) && isnan(c->f)),
 			  "%s gave %.17g", c->value, v->f);
 		cr_assert_eq(signbit(v->f) != 0, signbit(c->f) != 0);
@@ -939,7 +1041,7 @@ Test(argparse, long_value_in_message)
 	free(s);
 }
 
-/* ---- defaults, flags, repeats ------------------------------------------------ */
+/* ---- defaults, flags, repeats -------------------------------------------- */
 
 Test(argparse, defaults_are_parsed)
 {
@@ -967,7 +1069,8 @@ Test(argparse, defaults_are_parsed)
 
 Test(argparse, given_value_replaces_default)
 {
-	static const char *const args[] = { "--d-big=5", "--d-big", "0_7", NULL };
+	static const char *const args[] = { "--d-big=5", "--d-big", "0_7",
+					    NULL };
 	struct ap_result r;
 	struct diag err;
 	const struct ap_slot *s;
@@ -1015,7 +1118,8 @@ Test(argparse, flags)
 
 	cr_assert_eq(parse(LINT, args, &r, &err), 0, "%s", err.msg);
 	s = slot_of(&r, "--strict");
-	cr_assert(s->given && s->has_value && s->nvalues == 1 && s->values[0].b);
+	cr_assert(s->given && s->has_value && s->nvalues == 1);
+	cr_assert(s->values[0].b);
 	s = slot_of(&r, "--format");
 	cr_assert(!s->given && s->has_value);
 	cr_assert_str_eq(s->values[0].text, "text");
@@ -1131,7 +1235,7 @@ Test(argparse, verb_not_required)
 	ap_result_release(&r);
 }
 
-/* ---- --format scan -------------------------------------------------------------- */
+/* ---- --format scan ------------------------------------------------------- */
 
 struct scan_case {
 	const char *argv[8];
@@ -1184,7 +1288,7 @@ ParameterizedTest(struct row *row, argparse, scan_format)
 			  got ? got : "NULL");
 }
 
-/* ---- help -------------------------------------------------------------------- */
+/* ---- help ---------------------------------------------------------------- */
 
 static char *help_of(const struct ap_program *p, const struct ap_verb *v)
 {
@@ -1203,7 +1307,8 @@ static void assert_lines_fit(const char *s)
 	const char *p = s, *nl;
 
 	while ((nl = strchr(p, '\n')) != NULL) {
-		cr_assert(nl - p <= 80, "line too long: %.*s", (int)(nl - p), p);
+		cr_assert(nl - p <= 80, "line too long: %.*s", (int)(nl - p),
+			  p);
 		cr_assert(nl == p || nl[-1] != ' ', "trailing space: %.*s",
 			  (int)(nl - p), p);
 		p = nl + 1;
@@ -1216,7 +1321,8 @@ Test(argparse, help_native_verb)
 	char *h = help_of(&lint, NULL);
 
 	cr_assert_str_eq(h,
-		"usage: infragate lint [-h] [--strict] [--format text|json|sarif|github|junit]\n"
+		"usage: infragate lint [-h] [--strict] [--format "
+		    "text|json|sarif|github|junit]\n"
 		"                      [--jobs N] [--pack NAME]... [PATH...]\n"
 		"\n"
 		"check documents against the packs' rules\n"
@@ -1231,20 +1337,27 @@ Test(argparse, help_native_verb)
 	free(h);
 }
 
+static int starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
 Test(argparse, help_program_and_verb)
 {
 	char *h = help_of(&cool, NULL), *g;
 
 	assert_lines_fit(h);
-	cr_assert(strncmp(h, "usage: pue-ladder [-h] COMMAND", 30) == 0, "%s", h);
+	cr_assert(starts(h, "usage: pue-ladder [-h] COMMAND"), "%s", h);
 	cr_assert(strstr(h, "\ncommands:\n  ladder"), "%s", h);
-	cr_assert(strstr(h, "  gate      block a rack density no rung can carry\n"), "%s", h);
+	cr_assert(strstr(h, "  gate      block a rack density no rung can "
+			    "carry\n"),
+		  "%s", h);
 	cr_assert(strstr(h, "cooling ladder, capacity and admission gates"));
 	g = help_of(&cool, &cool_verbs[1]);
 	assert_lines_fit(g);
-	cr_assert(strncmp(g, "usage: pue-ladder gate [-h] --density KW [--rung air|rdhx|dlc]", 62) == 0,
+	cr_assert(starts(g, "usage: pue-ladder gate [-h] --density KW "
+			    "[--rung air|rdhx|dlc]"),
 		  "%s", g);
-	cr_assert(strstr(g, "--density KW"));
 	cr_assert(strstr(g, "rack density, kW (required)"), "%s", g);
 	cr_assert(strstr(g, "(default: text)"));
 	free(h);
@@ -1272,15 +1385,20 @@ Test(argparse, help_default_verb_program)
 	assert_lines_fit(h);
 	assert_lines_fit(p);
 	/* every form begins with the program name */
-	cr_assert(strncmp(h, "usage: chaos-fidelity [-h] [--strict]", 37) == 0, "%s", h);
+	cr_assert(starts(h, "usage: chaos-fidelity [-h] [--strict]"), "%s", h);
 	cr_assert(strstr(h, "\n       chaos-fidelity lint [-h]"), "%s", h);
 	cr_assert(strstr(h, "\n       chaos-fidelity coverage [-h]"), "%s", h);
-	cr_assert(strstr(h, "\n       chaos-fidelity two-clocks [-h]"), "%s", h);
+	cr_assert(strstr(h, "\n       chaos-fidelity two-clocks [-h]"));
 	cr_assert(strstr(h, "Without PATH the bundled catalog is checked."));
 	cr_assert(strstr(h, "\ncommands:\n"));
+	/* the default verb's options */
+	cr_assert(strstr(h, "\noptions:\n  -h, --help"), "%s", h);
+	cr_assert(strstr(h, "  -j, --jobs N"), "%s", h);
 	/* promotion: no verb words, the digest form by its flag */
-	cr_assert(strncmp(p, "usage: promotion-gate [-h] [--trust POLICY.json]", 48) == 0, "%s", p);
-	cr_assert(strstr(p, "\n       promotion-gate --print-digest [-h] [--format text|json]"),
+	cr_assert(starts(p, "usage: promotion-gate [-h] [--trust POLICY.json]"),
+		  "%s", p);
+	cr_assert(strstr(p, "\n       promotion-gate --print-digest [-h] "
+			    "[--format text|json]"),
 		  "%s", p);
 	cr_assert_null(strstr(p, "promotion-gate gate"));
 	cr_assert_null(strstr(p, "commands:"));
@@ -1291,12 +1409,14 @@ Test(argparse, help_default_verb_program)
 Test(argparse, help_before_verb_options)
 {
 	char *h = help_of(&res, NULL);
+	const char *f;
 
 	assert_lines_fit(h);
 	cr_assert(strstr(h, "\noptions:\n  -h, --help"), "%s", h);
-	cr_assert(strstr(h, "  --format text|json"), "%s", h);
+	f = strstr(h, "  --format text|json");
+	cr_assert_not_null(f, "%s", h);
 	/* listed once although every verb has it */
-	cr_assert_null(strstr(strstr(h, "  --format text|json") + 4, "--format"), "%s", h);
+	cr_assert_null(strstr(f + 4, "--format"), "%s", h);
 	free(h);
 }
 
@@ -1326,23 +1446,28 @@ Test(argparse, synopsis)
 
 	ap_synopsis(&res, &res_verbs[1], &sb);
 	cr_assert_str_eq(sbuf_cstr(&sb),
-			 "usage: airan-resiliency policy [-h] --policy P0|P1|P2|P3|P4 "
-			 "[--years YEARS] [--seed SEED] [--format text|json]\n");
+			 "usage: airan-resiliency policy [-h] "
+			 "--policy P0|P1|P2|P3|P4 [--years YEARS] "
+			 "[--seed SEED] [--format text|json]\n");
 	sbuf_reset(&sb);
 	ap_synopsis(&res, &res_verbs[4], &sb);
 	cr_assert_str_eq(sbuf_cstr(&sb),
-			 "usage: airan-resiliency lint [-h] [--strict] [--jobs JOBS] "
+			 "usage: airan-resiliency lint [-h] [--strict] "
+			 "[--jobs JOBS] "
 			 "[--format text|json|sarif|github|junit] FILE...\n");
 	sbuf_reset(&sb);
 	ap_synopsis(&promo, &promo_verbs[1], &sb);
 	cr_assert_str_eq(sbuf_cstr(&sb),
-			 "usage: promotion-gate --print-digest [-h] [--format text|json] "
-			 "[RECORD...]\n");
+			 "usage: promotion-gate --print-digest [-h] "
+			 "[--format text|json] [RECORD...]\n");
 	sbuf_reset(&sb);
 	ap_synopsis(&cool, NULL, &sb);
-	cr_assert_str_eq(sbuf_cstr(&sb), "usage: pue-ladder [-h] COMMAND [ARGS...]\n");
+	cr_assert_str_eq(sbuf_cstr(&sb),
+			 "usage: pue-ladder [-h] COMMAND [ARGS...]\n");
 	sbuf_reset(&sb);
 	ap_synopsis(&lint, NULL, &sb);
-	cr_assert(strncmp(sbuf_cstr(&sb), "usage: infragate lint [-h] [--strict]", 37) == 0);
+	cr_assert(starts(sbuf_cstr(&sb),
+			 "usage: infragate lint [-h] [--strict]"));
+	cr_assert(!sb.failed);
 	sbuf_release(&sb);
 }

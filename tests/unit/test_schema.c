@@ -1271,3 +1271,42 @@ ParameterizedTest(size_t *i, schema, accepts)
 	cr_assert_eq(r.rc == 0, c->want == 1);
 	run_end(&r);
 }
+
+/* The walk recurses over the document; the loader bounds its depth. */
+Test(schema, deep_document)
+{
+	char doc[2 * 500 + 8], *p = doc;
+	char want[2048];
+	struct run r;
+	size_t i;
+
+	for (i = 0; i < 500; i++)
+		*p++ = '[';
+	*p++ = '1';
+	for (i = 0; i < 500; i++)
+		*p++ = ']';
+	*p++ = '\n';
+	*p = '\0';
+	run_start(&r, "$defs: {l: {type: array, items: {$ref: '#/$defs/l'}}}\n"
+		      "$ref: '#/$defs/l'\n",
+		  doc, NULL);
+	cr_assert_eq(r.rc, 1);
+	p = want;
+	for (i = 0; i < 500; i++)
+		p += snprintf(p, 3, "/0");
+	cr_assert_str_eq(r.fs.items[0].path, want);
+	cr_assert_eq(r.fs.items[0].col, 501);
+	run_end(&r);
+}
+
+/* A block mapping in a block sequence starts at its first key. */
+Test(schema, required_in_list_item)
+{
+	static const struct vcase c = {
+		"items: {required: [signal, op]}\n",
+		"- signal: a\n  op: '>'\n- op: '<'\n",
+		"input.type 3:3 /1/signal required\n"
+	};
+
+	check_case(&c, NULL);
+}

@@ -474,6 +474,51 @@ static void read_root(struct rd *r, const struct node *root)
 	sbuf_release(&ptr);
 }
 
+/* A bare `off` is the boolean false in YAML 1.1 (STYLE.md trap 16): say
+ * so in the schema's message for each such value of a `rules` map. */
+static void hint_bare_off(const struct node *rules, struct policy_errors *e,
+			  size_t from)
+{
+	struct sbuf sb = SBUF_INIT;
+	size_t i, j;
+
+	if (!rules || rules->type != NODE_MAP)
+		return;
+	for (i = 0; i < rules->v.map.n; i++) {
+		const struct node *v = rules->v.map.pairs[i].value;
+
+		if (v->type != NODE_BOOL || v->v.b)
+			continue;
+		for (j = from; j < e->n; j++) {
+			if (e->items[j].line != v->line ||
+			    e->items[j].col != v->col)
+				continue;
+			sbuf_reset(&sb);
+			sbuf_addf(&sb,
+				  "%s; write \"off\" in quotes: YAML reads a "
+				  "bare off as false",
+				  e->items[j].message);
+			if (!sb.failed)
+				e->items[j].message =
+				    arena_strdup(&e->arena, sbuf_cstr(&sb));
+			if (!e->items[j].message)
+				e->items[j].message = "";
+		}
+	}
+	sbuf_release(&sb);
+}
+
+static void hint_all(const struct node *root, struct policy_errors *e,
+		     size_t from)
+{
+	const struct node *ov = doc_get(root, "overrides");
+	size_t i;
+
+	hint_bare_off(doc_get(root, "rules"), e, from);
+	for (i = 0; ov && ov->type == NODE_LIST && i < ov->v.list.n; i++)
+		hint_bare_off(doc_get(ov->v.list.items[i], "rules"), e, from);
+}
+
 int config_load(struct config *c, const struct policy_load *ld,
 		struct policy_errors *errs)
 {
@@ -492,8 +537,10 @@ int config_load(struct config *c, const struct policy_load *ld,
 			     errs) != 0)
 		goto done;
 	if (policy_validate(ld, "infragate-config.yaml", yf.docs[0]->root,
-			    c->file, errs) != 0)
+			    c->file, errs) != 0) {
+		hint_all(yf.docs[0]->root, errs, before);
 		goto done;
+	}
 	read_root(&r, yf.docs[0]->root);
 	rc = errs->n > before || errs->failed || c->arena.failed ? -1 : 0;
 done:

@@ -287,7 +287,17 @@ int engine_rules(struct engine *e, const struct ap_result *res,
 				jstr(&o->out, e->packs[i].name);
 				sbuf_adds(&o->out, ", \"link\": false}");
 			}
-		sbuf_adds(&o->out, "], \"services\": [], \"rules\": [");
+		sbuf_adds(&o->out, "], \"services\": [");
+		{
+			const char *const *sv = sandbox_services();
+
+			for (k = 0; sv[k]; k++) {
+				if (k)
+					sbuf_adds(&o->out, ", ");
+				jstr(&o->out, sv[k]);
+			}
+		}
+		sbuf_adds(&o->out, "], \"rules\": [");
 		for (i = 0; i < n; i++) {
 			if (i)
 				sbuf_adds(&o->out, ", ");

@@ -137,14 +137,20 @@ int engine_program(struct engine *e, const char *name, int argc, char **argv,
 		rc = -1;
 		goto done;
 	}
-	engine_out_set_verb(o, res.verb->name);
-	sbuf_addf(&prefix, "%s %s", name, res.verb->name);
-	engine_out_set_program(o, sbuf_cstr(&prefix));
+	/* Program-level help has no verb. */
 	if (res.help) {
 		ap_help(prog, res.verb, &o->out);
 		o->exit_code = 0;
 		goto done;
 	}
+	if (!res.verb) {
+		engine_out_usage(o, "command", "no command given");
+		rc = -1;
+		goto done;
+	}
+	engine_out_set_verb(o, res.verb->name);
+	sbuf_addf(&prefix, "%s %s", name, res.verb->name);
+	engine_out_set_program(o, sbuf_cstr(&prefix));
 	if (sandbox_run_verb(w.sb, pack, &res, &so, &err) < 0) {
 		engine_out_error(o, diag_id(&err), NULL, 0, 0, NULL, "%s", err.msg);
 		rc = -1;

@@ -19,7 +19,7 @@
 #define REPORT_VERSION "0.0.0"
 #endif
 
-/* ---- the report ----------------------------------------------------------- */
+/* ---- the report ---------------------------------------------------------- */
 
 void lint_report_init(struct lint_report *r)
 {
@@ -151,7 +151,7 @@ void lint_report_finish(struct lint_report *r, size_t skipped)
 		r->exit_code = code;
 }
 
-/* ---- formats -------------------------------------------------------------- */
+/* ---- formats ------------------------------------------------------------- */
 
 static const struct {
 	const char *name;
@@ -188,7 +188,7 @@ int report_write(const struct lint_report *r, enum report_format format,
 	return out->failed ? -1 : 0;
 }
 
-/* ---- shared helpers ------------------------------------------------------- */
+/* ---- shared helpers ------------------------------------------------------ */
 
 static int cmp_str(const void *a, const void *b)
 {
@@ -293,7 +293,7 @@ void report_text_clean(struct sbuf *sb, const char *s)
 	sbuf_add(sb, p + start, i - start);
 }
 
-/* ---- reading an expired waiver's object ----------------------------------- */
+/* ---- reading an expired waiver's object ---------------------------------- */
 
 /*
  * The waiver object is JSON our own waiver code wrote: string members and

@@ -18,17 +18,17 @@ static const char *const gh_command[] = {
 
 /* Characters with an escape, by context: message data, property value. */
 struct gh_escape {
-	char c;
 	const char *esc;
 	int property_only;
+	char c;
 };
 
 static const struct gh_escape gh_escapes[] = {
-	{ '%', "%25", 0 },
-	{ '\r', "%0D", 0 },
-	{ '\n', "%0A", 0 },
-	{ ':', "%3A", 1 },
-	{ ',', "%2C", 1 },
+	{ "%25", 0, '%' },
+	{ "%0D", 0, '\r' },
+	{ "%0A", 0, '\n' },
+	{ "%3A", 1, ':' },
+	{ "%2C", 1, ',' },
 };
 
 static void gh_escape(struct sbuf *out, const char *s, int property)
@@ -45,7 +45,8 @@ static void gh_escape(struct sbuf *out, const char *s, int property)
 			sbuf_adds(out, gh_escapes[k].esc);
 		} else if (p[i] < 0x20 || p[i] == 0x7f) {
 			sbuf_addc(out, ' ');
-		} else if (p[i] == 0xC2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9F) {
+		} else if (p[i] == 0xC2 && p[i + 1] >= 0x80 &&
+			   p[i + 1] <= 0x9F) {
 			sbuf_addc(out, ' '); /* a C1 control */
 			i++;
 		} else {

@@ -128,7 +128,8 @@ void report_write_json(const struct lint_report *r, struct sbuf *out)
 	sbuf_addf(out,
 		  " \"summary\": {\"files\": %zu, \"failed\": %zu, "
 		  "\"errors\": %zu, \"warnings\": %zu, \"infos\": %zu, "
-		  "\"unusable\": %zu, \"skipped\": %zu, \"suppressed\": %zu}}\n",
+		  "\"unusable\": %zu, \"skipped\": %zu, "
+		  "\"suppressed\": %zu}}\n",
 		  s->files, s->failed, s->errors, s->warnings, s->infos,
 		  s->unusable, s->skipped, s->suppressed);
 }

@@ -84,9 +84,12 @@ static void sarif_tags(const struct rule_info *ri, struct sbuf *out)
 		return;
 	}
 	for (i = 0; i < ri->ntags + 2; i++) {
-		const char *t = i < ri->ntags	   ? ri->tags[i]
-				: i == ri->ntags ? (ri->strict ? "strict" : NULL)
-						 : ri->pack;
+		const char *t = ri->pack;
+
+		if (i < ri->ntags)
+			t = ri->tags[i];
+		else if (i == ri->ntags)
+			t = ri->strict ? "strict" : NULL;
 
 		for (j = 0; t && j < n; j++)
 			if (strcmp(v[j], t) == 0)
@@ -115,7 +118,8 @@ static void sarif_rule(const struct lint_report *r, const char *id,
 	report_json_str(out, id);
 	if (!ri) {
 		text_object(out, "shortDescription", id);
-		sbuf_addf(out, ", \"defaultConfiguration\": {\"level\": \"%s\"}}",
+		sbuf_addf(out,
+			  ", \"defaultConfiguration\": {\"level\": \"%s\"}}",
 			  sarif_level(first_severity(r, id)));
 		return;
 	}
@@ -302,8 +306,8 @@ void report_write_sarif(const struct lint_report *r, struct sbuf *out)
 
 		for (j = 0; j < lf->fs.n; j++) {
 			const struct finding *f = &lf->fs.items[j];
-			const char **at = bsearch(report_rule(f), ids, n, sizeof *ids,
-						  cmp_id);
+			const char **at = bsearch(report_rule(f), ids, n,
+						  sizeof *ids, cmp_id);
 
 			sbuf_adds(out, shown++ ? ",\n   " : "\n   ");
 			sarif_result(lf, f, at ? (size_t)(at - ids) : 0, out);

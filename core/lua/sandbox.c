@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lua/l_services.h"
 #include "core/util/readfile.h"
 
 #define SB_SOURCE_MAX ((size_t)16 << 20)
@@ -498,6 +499,9 @@ static int sb_build_master(lua_State *L)
 	sb_open_views(L, lua_gettop(L));
 	sb_open_register(L, lua_gettop(L));
 	sb_open_commands(L, lua_gettop(L));
+#define SERVICE(n) sb_open_service_##n(L, lua_gettop(L));
+#include "core/lua/services.def"
+#undef SERVICE
 	lua_setfield(L, master, "engine");
 	luaL_requiref(L, "models", luaopen_infragate_models, 0);
 	lua_setfield(L, master, "models");
@@ -589,6 +593,18 @@ void sandbox_free(struct sandbox *sb)
 	free(sb->data_root);
 	free(sb->version);
 	free(sb);
+}
+
+static const char *const sb_service_names[] = {
+#define SERVICE(n) #n,
+#include "core/lua/services.def"
+#undef SERVICE
+	NULL
+};
+
+const char *const *sandbox_services(void)
+{
+	return sb_service_names;
 }
 
 const char *sandbox_lua_version(void)

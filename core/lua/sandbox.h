@@ -176,6 +176,9 @@ struct sandbox *sandbox_new_failing(const struct sandbox_config *cfg,
 /* Close the state and free every record. */
 void sandbox_free(struct sandbox *sb);
 
+/* The names of the C services packs can call (services.def), NULL-ended. */
+const char *const *sandbox_services(void);
+
 /* Lua's version text ("Lua 5.4.4"). */
 const char *sandbox_lua_version(void);
 

@@ -141,7 +141,7 @@ void ap_result_release(struct ap_result *res);
 void ap_help(const struct ap_program *prog, const struct ap_verb *verb,
 	     struct sbuf *out);
 
-/* The one-line synopsis of a verb, ending in a newline
+/* The one-line synopsis of a verb, without a newline
  * ("usage: pue-ladder gate [-h] --density KW ..."). */
 void ap_synopsis(const struct ap_program *prog, const struct ap_verb *verb,
 		 struct sbuf *out);

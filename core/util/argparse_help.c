@@ -189,6 +189,16 @@ static int is_select_option(const struct ap_verb *v, const char *name)
 	return 0;
 }
 
+/* Whether the program's name already ends in the verb's ("infragate lint"):
+ * a program without verb words may be named either way. */
+static int names_verb(const struct ap_program *p, const struct ap_verb *v)
+{
+	size_t n = strlen(p->name), m = strlen(v->name);
+
+	return n > m && p->name[n - m - 1] == ' ' &&
+	       strcmp(p->name + n - m, v->name) == 0;
+}
+
 /* One usage form of 'v' from the current column; 'word': name the verb. */
 static void verb_usage(const struct ap_program *p, const struct ap_verb *v,
 		       int word, struct line *l)
@@ -197,7 +207,7 @@ static void verb_usage(const struct ap_program *p, const struct ap_verb *v,
 	size_t i;
 
 	line_text(l, p->name, strlen(p->name));
-	if (word)
+	if (word || (ap_no_verb_word(p) && !names_verb(p, v)))
 		line_item(l, v->name);
 	if (l->indent)
 		l->indent = l->col + 1;
@@ -233,7 +243,6 @@ void ap_synopsis(const struct ap_program *prog, const struct ap_verb *verb,
 		sbuf_adds(out, prog->name);
 		sbuf_adds(out, " [-h] COMMAND [ARGS...]");
 	}
-	sbuf_addc(out, '\n');
 }
 
 /* The usage lines of the program's help: every form it accepts. */

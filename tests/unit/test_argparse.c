@@ -1440,6 +1440,14 @@ Test(argparse, help_is_deterministic)
 	}
 }
 
+static const struct ap_verb bare_verb[] = {
+	{ "lint", "check documents", NULL, lint_opts, 1,
+	  { "PATH", 0, SIZE_MAX }, NULL, 0 },
+};
+static const struct ap_program bare = {
+	"infragate", NULL, NULL, { AP_NO_ABBREV, 0, 0, 0, "lint" }, bare_verb, 1
+};
+
 Test(argparse, synopsis)
 {
 	struct sbuf sb = SBUF_INIT;
@@ -1448,26 +1456,35 @@ Test(argparse, synopsis)
 	cr_assert_str_eq(sbuf_cstr(&sb),
 			 "usage: airan-resiliency policy [-h] "
 			 "--policy P0|P1|P2|P3|P4 [--years YEARS] "
-			 "[--seed SEED] [--format text|json]\n");
+			 "[--seed SEED] [--format text|json]");
 	sbuf_reset(&sb);
 	ap_synopsis(&res, &res_verbs[4], &sb);
 	cr_assert_str_eq(sbuf_cstr(&sb),
 			 "usage: airan-resiliency lint [-h] [--strict] "
 			 "[--jobs JOBS] "
-			 "[--format text|json|sarif|github|junit] FILE...\n");
+			 "[--format text|json|sarif|github|junit] FILE...");
 	sbuf_reset(&sb);
 	ap_synopsis(&promo, &promo_verbs[1], &sb);
 	cr_assert_str_eq(sbuf_cstr(&sb),
 			 "usage: promotion-gate --print-digest [-h] "
-			 "[--format text|json] [RECORD...]\n");
+			 "[--format text|json] [RECORD...]");
 	sbuf_reset(&sb);
 	ap_synopsis(&cool, NULL, &sb);
 	cr_assert_str_eq(sbuf_cstr(&sb),
-			 "usage: pue-ladder [-h] COMMAND [ARGS...]\n");
+			 "usage: pue-ladder [-h] COMMAND [ARGS...]");
 	sbuf_reset(&sb);
 	ap_synopsis(&lint, NULL, &sb);
 	cr_assert(starts(sbuf_cstr(&sb),
 			 "usage: infragate lint [-h] [--strict]"));
+	cr_assert_null(strchr(sbuf_cstr(&sb), '\n'));
+	/* a program without verb words may be named without its verb */
+	sbuf_reset(&sb);
+	ap_synopsis(&bare, NULL, &sb);
+	cr_assert_str_eq(sbuf_cstr(&sb),
+			 "usage: infragate lint [-h] [--strict] [PATH...]");
+	sbuf_reset(&sb);
+	ap_help(&bare, NULL, &sb);
+	cr_assert(starts(sbuf_cstr(&sb), "usage: infragate lint [-h]"));
 	cr_assert(!sb.failed);
 	sbuf_release(&sb);
 }

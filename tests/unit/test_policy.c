@@ -1438,7 +1438,7 @@ ParameterizedTestParameters(config, errors_positioned)
 	     "/rules/input.type"},
 	    {"rules: {Demo.X: warning}\n", "input.type", 1, "/rules/Demo.X"},
 	    {"exclude: [\"/abs/**\"]\n", "input.type", 1, "/exclude/0"},
-	    {"routes:\n  - {pack: demo}\n", "input.type", 2, "/routes/0"},
+	    {"routes:\n  - {pack: demo}\n", "input.type", 2, "/routes/0/files"},
 	    {"jobs: -1\n", "input.type", 1, "/jobs"},
 	    {"fail_on: always\n", "input.type", 1, "/fail_on"},
 	    {"waivers:\n  - rule: demo.x\n    files: a\n    owner: o\n"
@@ -1472,6 +1472,26 @@ ParameterizedTest(struct bad_config_case *t, config, errors_positioned)
 	cr_assert(found, "'%s': first error %s at %u '%s': %s", t->text,
 		  e.items[0].id, e.items[0].line,
 		  e.items[0].path ? e.items[0].path : "", e.items[0].message);
+	config_release(&c);
+	policy_errors_release(&e);
+}
+
+Test(config, bare_off_hint)
+{
+	struct policy_errors e;
+	struct config c;
+
+	cr_assert_eq(load_text(&c, &e, "rules:\n  demo.name-length: off\n"),
+		     -1);
+	cr_assert_eq(e.n, 1);
+	cr_assert_eq(e.items[0].line, 2);
+	cr_assert(strstr(e.items[0].message, "write \"off\" in quotes"), "%s",
+		  e.items[0].message);
+	config_release(&c);
+	policy_errors_release(&e);
+	cr_assert_eq(load_text(&c, &e, "rules:\n  demo.name-length: \"off\"\n"),
+		     0);
+	cr_assert_eq(c.rules.items[0].sev, SEV_NONE);
 	config_release(&c);
 	policy_errors_release(&e);
 }
@@ -1660,9 +1680,9 @@ Test(baseline, read_back_and_errors)
 	cr_assert_eq(baseline_load(&r, "b.json", "b.json", cwd_now(), &ld, &e),
 		     0, "%s", e.n ? e.items[0].message : "");
 	cr_assert_eq(r.n, b.n);
-	cr_assert_str_eq(r.items[2].rule, "demo.size-limit");
-	cr_assert_eq(r.items[2].count, 2);
-	cr_assert_eq(r.items[2].pos.line, 6);
+	cr_assert_str_eq(r.items[1].rule, "demo.size-limit");
+	cr_assert_eq(r.items[1].count, 2);
+	cr_assert_eq(r.items[1].pos.line, 5);
 	cr_assert_eq(baseline_apply(&r, &fs, "plans/b.yaml"), 4);
 	baseline_release(&r);
 	mk("bad.json",

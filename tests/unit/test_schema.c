@@ -1310,3 +1310,50 @@ Test(schema, required_in_list_item)
 
 	check_case(&c, NULL);
 }
+
+struct counting {
+	long live;
+};
+
+static void *count_alloc(size_t size, void *ud)
+{
+	((struct counting *)ud)->live++;
+	return malloc(size);
+}
+
+static void count_release(void *p, void *ud)
+{
+	if (p)
+		((struct counting *)ud)->live--;
+	free(p);
+}
+
+/* Regexes allocate through env->re_alloc; the schema keeps its own copy
+ * of the allocator record, so the env may go out of scope. */
+Test(schema, regex_allocator_seam)
+{
+	struct counting cnt = { 0 };
+	struct yaml_file sf, df;
+	struct findings fs;
+	struct schema *s;
+	struct diag err;
+
+	yload(&sf, "properties: {a: {pattern: '^x+$'}, b: {pattern: y}}\n");
+	{
+		struct re_alloc al = { count_alloc, count_release, &cnt };
+		struct schema_env env = { NULL, NULL, NULL, &al };
+
+		s = schema_compile(sf.docs[0]->root, "t.yaml", &env, &err);
+	}
+	cr_assert_not_null(s);
+	cr_assert_gt(cnt.live, 0);
+	yload(&df, "a: xx\nb: z\n");
+	findings_init(&fs, 0);
+	cr_assert_eq(schema_validate(s, df.docs[0]->root, 0, NULL, &fs, &err), 1);
+	cr_assert_str_eq(fs.items[0].path, "/b");
+	findings_release(&fs);
+	schema_free(s);
+	cr_assert_eq(cnt.live, 0);
+	yaml_file_release(&df);
+	yaml_file_release(&sf);
+}

@@ -201,8 +201,9 @@ Test(sandbox, endless_finalizer)
 		     "engine.error");
 }
 
+/* Rows hold arrays: each test runs in a new process (Criterion). */
 struct reach_case {
-	const char *code;
+	char code[64];
 };
 
 ParameterizedTestParameters(sandbox, forbidden_reach)
@@ -333,8 +334,8 @@ Test(sandbox, registration_outside_load)
 }
 
 struct load_case {
-	const char *src;
-	const char *needle;
+	char src[400];
+	char needle[64];
 };
 
 ParameterizedTestParameters(sandbox, load_errors)

@@ -582,7 +582,7 @@ static int post_process(struct lint_run *run, struct lint_report *r,
 {
 	const struct lint_opts *lo = run->lo;
 	struct engine *e = run->e;
-	struct waivers waivers;
+	struct waivers waivers, *wv = &waivers;
 	struct baseline base, wbase;
 	struct policy_errors pe;
 	struct policy_load ld;
@@ -611,6 +611,9 @@ static int post_process(struct lint_run *run, struct lint_report *r,
 			wf = config_path(&run->cfg, run->cfg.waivers_path);
 		if (wf && waivers_load(&waivers, wf, wf, &ld, &pe) < 0)
 			goto errors;
+		/* An inline list in the configuration stands in for a file. */
+		if (!wf && run->have_cfg && run->cfg.waivers.loaded)
+			wv = &run->cfg.waivers;
 	}
 	if (!lo->no_baseline && !lo->write_baseline) {
 		const char *bf = lo->baseline;
@@ -658,8 +661,8 @@ static int post_process(struct lint_run *run, struct lint_report *r,
 				free(pr);
 			}
 		}
-		if (waivers.loaded)
-			waivers_apply(&waivers, &fw->fs, rel, today);
+		if (wv->loaded)
+			waivers_apply(wv, &fw->fs, rel, today);
 		if (!fw->item->is_stdin) {
 			if (use_base && baseline_file_of(&base, fw->item->path, &fp) == 0)
 				baseline_apply(&base, &fw->fs, sbuf_cstr(&fp));
@@ -680,8 +683,8 @@ static int post_process(struct lint_run *run, struct lint_report *r,
 		fw->rules_ran = NULL;
 		fw->nrules_ran = 0;
 	}
-	if (lo->report_stale && waivers.loaded &&
-	    add_stale(r, waivers.file ? waivers.file : "waivers", &waivers, NULL) < 0)
+	if (lo->report_stale && wv->loaded &&
+	    add_stale(r, wv->file ? wv->file : "waivers", wv, NULL) < 0)
 		goto done;
 	if (lo->report_stale && use_base &&
 	    add_stale(r, base.file, NULL, &base) < 0)

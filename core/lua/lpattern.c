@@ -13,42 +13,43 @@
 #include <ctype.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lauxlib.h>
 
-#define LP_ESC '%'
-#define LP_SPECIALS "^$*+?.([%-"	/* any of these: not a plain find */
-#define LP_MAXCAPTURES 32		/* LUA_MAXCAPTURES of lstrlib */
-#define LP_MAXCCALLS 200		/* nesting: else "pattern too complex" */
+#define LP_ESC		  '%'
+#define LP_SPECIALS	  "^$*+?.([%-" /* any of these: not a plain find */
+#define LP_MAXCAPTURES	  32	       /* LUA_MAXCAPTURES of lstrlib */
+#define LP_MAXCCALLS	  200	       /* nesting: else "pattern too complex" */
 #define LP_CAP_UNFINISHED (-1)
-#define LP_CAP_POSITION (-2)
-#define LP_BYTES_PER_STEP 64		/* memchr/memcmp bytes worth one step */
+#define LP_CAP_POSITION	  (-2)
+#define LP_BYTES_PER_STEP 64 /* memchr/memcmp bytes worth one step */
 
 struct lp_capture {
 	const char *init;
-	ptrdiff_t len;			/* or LP_CAP_UNFINISHED, _POSITION */
+	ptrdiff_t len; /* or LP_CAP_UNFINISHED, _POSITION */
 };
 
 /* One matching attempt's state; the subject and pattern are Lua strings. */
 struct lp_state {
 	const char *src_init;
-	const char *src_end;		/* at the subject's terminating NUL */
-	const char *p_end;		/* at the pattern's terminating NUL */
+	const char *src_end; /* at the subject's terminating NUL */
+	const char *p_end;   /* at the pattern's terminating NUL */
 	lua_State *L;
 	const struct lpattern_meter *meter;
-	unsigned long steps;		/* counted but not yet charged */
-	int depth;			/* nested lp_match calls allowed */
-	int level;			/* captures opened */
+	unsigned long steps; /* counted but not yet charged */
+	int depth;	     /* nested lp_match calls allowed */
+	int level;	     /* captures opened */
 	struct lp_capture capture[LP_MAXCAPTURES];
 };
 
 /* The state of one gmatch iterator, a userdata in its third upvalue. */
 struct lp_gmatch {
 	struct lp_state ms;
-	const char *src;		/* where the next search starts */
+	const char *src; /* where the next search starts */
 	const char *p;
-	const char *lastmatch;		/* end of the last match, or NULL */
+	const char *lastmatch; /* end of the last match, or NULL */
 };
 
 /* ---- metering ------------------------------------------------------------ */
@@ -57,7 +58,7 @@ static void lp_charge_batches(struct lp_state *ms)
 {
 	unsigned long n = ms->steps - ms->steps % LPATTERN_BATCH;
 
-	ms->steps -= n;		/* before the call: it may not return */
+	ms->steps -= n; /* before the call: it may not return */
 	ms->meter->charge(ms->L, ms->meter->ud, n);
 }
 
@@ -84,12 +85,15 @@ static void lp_flush(struct lp_state *ms)
 		ms->meter->charge(ms->L, ms->meter->ud, n);
 }
 
+_Noreturn static void lp_error(struct lp_state *ms, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /*
- * Raise a pattern error the way luaL_error does (level 1 is this C function,
- * so no position is prepended), after charging the steps spent so far.
+ * Raise a pattern error after charging the steps spent so far. The message
+ * is built as luaL_error builds it, so it carries the position of the Lua
+ * code that called find/match/gsub or the gmatch iterator, as stock does.
  */
-__attribute__((format(printf, 2, 3))) static int
-lp_error(struct lp_state *ms, const char *fmt, ...)
+_Noreturn static void lp_error(struct lp_state *ms, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -99,7 +103,8 @@ lp_error(struct lp_state *ms, const char *fmt, ...)
 	lua_pushvfstring(ms->L, fmt, ap);
 	va_end(ap);
 	lua_concat(ms->L, 2);
-	return lua_error(ms->L);
+	lua_error(ms->L);
+	abort(); /* not reached: lua_error longjmps, but is not noreturn */
 }
 
 /* ---- single characters --------------------------------------------------- */
@@ -120,7 +125,7 @@ static int lp_class(int c, int cl)
 	case 'u': res = isupper(c); break;
 	case 'w': res = isalnum(c); break;
 	case 'x': res = isxdigit(c); break;
-	case 'z': res = (c == 0); break;	/* deprecated, still accepted */
+	case 'z': res = (c == 0); break; /* deprecated, still accepted */
 	default: return cl == c;
 	}
 	return islower(cl) ? res : !res;
@@ -164,7 +169,7 @@ static const char *lp_class_end(struct lp_state *ms, const char *p)
 	case '[':
 		if (*p == '^')
 			p++;
-		do {	/* the first character is in the set, even a ']' */
+		do { /* the first character is in the set, even a ']' */
 			lp_step(ms, 1);
 			if (p == ms->p_end)
 				lp_error(ms, "malformed pattern (missing ']')");
@@ -172,8 +177,7 @@ static const char *lp_class_end(struct lp_state *ms, const char *p)
 				p++;
 		} while (*p != ']');
 		return p + 1;
-	default:
-		return p;
+	default: return p;
 	}
 }
 
@@ -188,25 +192,26 @@ static int lp_single(struct lp_state *ms, const char *s, const char *p,
 		return 0;
 	c = (unsigned char)*s;
 	switch (*p) {
-	case '.':
-		return 1;
-	case LP_ESC:
-		return lp_class(c, (unsigned char)p[1]);
-	case '[':
-		return lp_set(ms, c, p, ep - 1);
-	default:
-		return (unsigned char)*p == c;
+	case '.': return 1;
+	case LP_ESC: return lp_class(c, (unsigned char)p[1]);
+	case '[': return lp_set(ms, c, p, ep - 1);
+	default: return (unsigned char)*p == c;
 	}
 }
 
 /* ---- the matcher --------------------------------------------------------- */
 
-static const char *lp_match(struct lp_state *ms, const char *s,
-			    const char *p);
+/*
+ * The matcher recurses on captures and quantifiers, as the stock one does,
+ * and like it stops at LP_MAXCCALLS levels with "pattern too complex": the
+ * same patterns must fail the same way, and 200 levels are a few KiB.
+ */
+/* NOLINTBEGIN(misc-no-recursion) */
+
+static const char *lp_match(struct lp_state *ms, const char *s, const char *p);
 
 /* %bxy at 'p' (after the "%b"): the end of the balanced run at 's', or NULL. */
-static const char *lp_balance(struct lp_state *ms, const char *s,
-			      const char *p)
+static const char *lp_balance(struct lp_state *ms, const char *s, const char *p)
 {
 	int open = 1;
 
@@ -232,11 +237,10 @@ static const char *lp_backref(struct lp_state *ms, const char *s, int d)
 	int i = d - '1';
 	size_t len;
 
-	if (i < 0 || i >= ms->level ||
-	    ms->capture[i].len == LP_CAP_UNFINISHED)
+	if (i < 0 || i >= ms->level || ms->capture[i].len == LP_CAP_UNFINISHED)
 		lp_error(ms, "invalid capture index %%%d", i + 1);
 	if (ms->capture[i].len == LP_CAP_POSITION)
-		return NULL;	/* as stock: its length never fits */
+		return NULL; /* as stock: its length never fits */
 	len = (size_t)ms->capture[i].len;
 	if ((size_t)(ms->src_end - s) < len)
 		return NULL;
@@ -309,7 +313,7 @@ static const char *lp_min_expand(struct lp_state *ms, const char *s,
 	}
 }
 
-/* %f[set] at 'p' (at the 'f'); on success '*pp' moves past the set. */
+/* %f[set], '*pp' at the 'f': on success '*pp' moves past the set. */
 static int lp_frontier(struct lp_state *ms, const char *s, const char **pp)
 {
 	const char *p = *pp + 1;
@@ -384,7 +388,7 @@ static const char *lp_match(struct lp_state *ms, const char *s, const char *p)
 		ep = lp_class_end(ms, p);
 		if (!lp_single(ms, s, p, ep)) {
 			if (*ep == '*' || *ep == '?' || *ep == '-') {
-				p = ep + 1;	/* zero repetitions will do */
+				p = ep + 1; /* zero repetitions will do */
 				continue;
 			}
 			s = NULL;
@@ -418,6 +422,8 @@ static const char *lp_match(struct lp_state *ms, const char *s, const char *p)
 	ms->depth++;
 	return s;
 }
+
+/* NOLINTEND(misc-no-recursion) */
 
 /* ---- captures to Lua ----------------------------------------------------- */
 
@@ -496,7 +502,7 @@ static void lp_reset(struct lp_state *ms)
 	ms->depth = LP_MAXCCALLS;
 }
 
-/* A 1-based, possibly negative, initial position: 1-based, clipped to 1. */
+/* The 1-based start for 'pos': negative counts from the end, clipped to 1. */
 static size_t lp_start(lua_Integer pos, size_t len)
 {
 	if (pos > 0)
@@ -527,7 +533,7 @@ static const char *lp_memfind(struct lp_state *ms, const char *s, size_t ls,
 		return s;
 	if (lp > ls)
 		return NULL;
-	end = s + (ls - lp + 1);	/* candidates are in [s, end) */
+	end = s + (ls - lp + 1); /* candidates are in [s, end) */
 	while (s < end) {
 		hit = memchr(s, *p, (size_t)(end - s));
 		if (!hit) {
@@ -552,7 +558,7 @@ static int lp_find_aux(lua_State *L, int find)
 	const char *s1, *res;
 	int anchor, n;
 
-	if (init > ls) {	/* starts after the end: nothing to find */
+	if (init > ls) { /* starts after the end: nothing to find */
 		luaL_pushfail(L);
 		return 1;
 	}
@@ -571,7 +577,7 @@ static int lp_find_aux(lua_State *L, int find)
 	}
 	anchor = *p == '^';
 	if (anchor)
-		p++;	/* ms.p_end stays where it is */
+		p++; /* ms.p_end stays where it is */
 	for (;;) {
 		lp_reset(&ms);
 		res = lp_match(&ms, s1, p);
@@ -611,7 +617,7 @@ static int l_gmatch_next(lua_State *L)
 	const char *src, *e;
 	int n;
 
-	gm->ms.L = L;		/* the iterator may run in another thread */
+	gm->ms.L = L; /* the iterator may run in another thread */
 	gm->ms.steps = 0;
 	for (src = gm->src; src <= gm->ms.src_end; src++) {
 		lp_reset(&gm->ms);
@@ -636,10 +642,10 @@ static int l_gmatch(lua_State *L)
 	const struct lpattern_meter *m = lp_meter(L);
 	struct lp_gmatch *gm;
 
-	lua_settop(L, 2);	/* the strings become upvalues: kept alive */
+	lua_settop(L, 2); /* the strings become upvalues: kept alive */
 	gm = lua_newuserdatauv(L, sizeof *gm, 0);
 	if (init > ls)
-		init = ls + 1;	/* past the end: no match, no overflow */
+		init = ls + 1; /* past the end: no match, no overflow */
 	lp_init(&gm->ms, L, m, s, ls, p, lp);
 	gm->src = s + init;
 	gm->p = p;
@@ -662,7 +668,7 @@ static void lp_add_string(struct lp_state *ms, luaL_Buffer *b, const char *s,
 	while ((esc = memchr(r, LP_ESC, l)) != NULL) {
 		lp_step(ms, 1);
 		luaL_addlstring(b, r, (size_t)(esc - r));
-		esc++;	/* at most at the string's terminating NUL */
+		esc++; /* at most at the string's terminating NUL */
 		if (*esc == LP_ESC) {
 			luaL_addchar(b, LP_ESC);
 		} else if (*esc == '0') {
@@ -702,18 +708,18 @@ static int lp_add_value(struct lp_state *ms, luaL_Buffer *b, const char *s,
 	} else if (tr == LUA_TTABLE) {
 		lp_push_capture(ms, 0, s, e);
 		lua_gettable(L, 3);
-	} else {	/* a string or a number */
+	} else { /* a string or a number */
 		lp_add_string(ms, b, s, e);
 		return 1;
 	}
-	if (!lua_toboolean(L, -1)) {	/* nil or false: keep the match */
+	if (!lua_toboolean(L, -1)) { /* nil or false: keep the match */
 		lua_pop(L, 1);
 		luaL_addlstring(b, s, (size_t)(e - s));
 		return 0;
 	}
 	if (!lua_isstring(L, -1))
-		return lp_error(ms, "invalid replacement value (a %s)",
-				luaL_typename(L, -1));
+		lp_error(ms, "invalid replacement value (a %s)",
+			 luaL_typename(L, -1));
 	luaL_addvalue(b);
 	return 1;
 }
@@ -759,7 +765,7 @@ static int l_gsub(lua_State *L)
 			break;
 	}
 	if (!changed) {
-		lua_pushvalue(L, 1);	/* the original, even a number */
+		lua_pushvalue(L, 1); /* the original, even a number */
 	} else {
 		luaL_addlstring(&b, src, (size_t)(ms.src_end - src));
 		luaL_pushresult(&b);
@@ -770,9 +776,8 @@ static int l_gsub(lua_State *L)
 }
 
 static const luaL_Reg lp_funcs[] = {
-	{ "find", l_find }, { "match", l_match },
-	{ "gmatch", l_gmatch }, { "gsub", l_gsub },
-	{ NULL, NULL }
+	{ "find", l_find }, { "match", l_match }, { "gmatch", l_gmatch },
+	{ "gsub", l_gsub }, { NULL, NULL },
 };
 
 void lpattern_register(lua_State *L, int idx, const struct lpattern_meter *m)
@@ -784,6 +789,6 @@ void lpattern_register(lua_State *L, int idx, const struct lpattern_meter *m)
 	lua_pushvalue(L, idx);
 	slot = lua_newuserdatauv(L, sizeof *slot, 0);
 	*slot = m;
-	luaL_setfuncs(L, lp_funcs, 1);	/* the slot: every function's upvalue */
+	luaL_setfuncs(L, lp_funcs, 1); /* the slot: every function's upvalue */
 	lua_pop(L, 1);
 }

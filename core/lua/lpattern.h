@@ -10,7 +10,7 @@
 
 #include <lua.h>
 
-/* Steps are handed to the meter in multiples of this many. */
+/* While a call runs, steps are charged in multiples of this many. */
 #define LPATTERN_BATCH 1000
 
 /*
@@ -18,11 +18,20 @@
  * raise a Lua error (it longjmps), so the matcher must hold no resource that
  * a longjmp would leak: use luaL_Buffer / Lua-owned memory only.
  *
+ * One step is one iteration of the matcher's main loop (each call, each
+ * item it moves past), one single-character test, one element of a bracket
+ * set scanned, one subject byte scanned by %b, one '%' item of a gsub
+ * replacement string, and one per 64 bytes that memchr/memcmp go over
+ * (plain finds, back-references, the pattern scan for specials, the
+ * replacement string).
+ *
  * 'charge' is called with a multiple of LPATTERN_BATCH whenever that many
  * steps have accumulated, with the remainder (1 to LPATTERN_BATCH - 1) when
- * a top-level call ends or is about to raise a pattern error, and never with
- * 0. It may be called while a luaL_Buffer is open on the stack, so if it
- * returns it must leave the stack as it found it.
+ * a top-level call (find, match, gsub, one gmatch iteration) ends or is
+ * about to raise a pattern error, and never with 0; an error from elsewhere
+ * (a replacement function, out of memory) drops the remainder. It may be
+ * called while a luaL_Buffer is open on the stack, so if it returns it must
+ * leave the stack as it found it.
  */
 struct lpattern_meter {
 	void (*charge)(lua_State *L, void *ud, unsigned long steps);

@@ -26,16 +26,16 @@
 #include <sanitizer/lsan_interface.h>
 #endif
 
-#define BUDGET_MSG "pattern budget exceeded"
+#define BUDGET_MSG  "pattern budget exceeded"
 #define MAX_CHARGES 4096
 
 /* A meter with a limit, recording what it was charged. */
 struct budget {
-	unsigned long limit;	/* raise once 'spent' passes it */
+	unsigned long limit; /* raise once 'spent' passes it */
 	unsigned long spent;
 	unsigned long calls;
-	unsigned long zero;	/* charges of 0 steps: never expected */
-	unsigned long charges[MAX_CHARGES];	/* the first ones */
+	unsigned long zero; /* charges of 0 steps: never expected */
+	unsigned long charges[MAX_CHARGES]; /* the first ones */
 };
 
 struct fixture {
@@ -565,18 +565,39 @@ Test(lpattern, normal_work_under_budget)
 	fixture_release(&f);
 }
 
+/* Each small call, matching or not, charges its remainder once. */
+static const char *const small_calls[] = {
+	"assert(P.find('abc', 'b') == 2)",
+	"assert(P.find('abc', 'x+') == nil)",
+	"assert(P.find('abc', 'x', 1, true) == nil)",
+	"assert(P.find('abc', 'c', 1, true) == 3)",
+	"assert(P.match('abc', '(b)') == 'b')",
+	"assert(P.match('abc', '^b') == nil)",
+	"assert(P.gsub('abc', 'b', 'x') == 'axc')",
+	"assert(P.gsub('abc', 'x', 'y') == 'abc')",
+	"local it = P.gmatch('abc', 'x') assert(it() == nil)",
+};
+
 /* Full batches while a call runs, then its remainder, never 0 steps. */
 Test(lpattern, charges_batches_then_remainder)
 {
 	struct fixture f;
 	unsigned long i, first;
+	size_t k;
 
 	fixture_init(&f, (unsigned long)-1);
-	run_lua(f.L, "=small", "assert(P.find('abc', 'b') == 2)");
-	cr_assert_eq(f.b.calls, 1, "one remainder charge");
-	cr_assert(f.b.charges[0] > 0 && f.b.charges[0] < LPATTERN_BATCH);
+	for (k = 0; k < sizeof small_calls / sizeof small_calls[0]; k++) {
+		budget_reset(&f.b, (unsigned long)-1);
+		run_lua(f.L, "=small", small_calls[k]);
+		cr_assert_eq(f.b.calls, 1, "%s: one remainder charge, not %lu",
+			     small_calls[k], f.b.calls);
+		cr_assert(f.b.charges[0] > 0 && f.b.charges[0] < LPATTERN_BATCH,
+			  "%s: %lu steps", small_calls[k], f.b.charges[0]);
+	}
+	budget_reset(&f.b, (unsigned long)-1);
+	run_lua(f.L, "=small", small_calls[0]);
 	first = f.b.charges[0];
-	run_lua(f.L, "=small", "assert(P.find('abc', 'b') == 2)");
+	run_lua(f.L, "=small", small_calls[0]);
 	cr_assert_eq(f.b.calls, 2);
 	cr_assert_eq(f.b.charges[1], first, "steps are deterministic");
 
@@ -596,8 +617,9 @@ Test(lpattern, charges_batches_then_remainder)
 
 /*
  * Work that is not backtracking still counts: a plain find over a long
- * text, a long bracket set, and a replacement full of empty captures
- * (which adds nothing to the output, so the memory cap cannot bound it).
+ * text, a long bracket set, a replacement full of empty captures (which
+ * adds nothing to the output, so the memory cap cannot bound it) and a long
+ * literal replacement.
  */
 Test(lpattern, counts_bulk_work)
 {
@@ -620,6 +642,12 @@ Test(lpattern, counts_bulk_work)
 		"local r = P.gsub(('x'):rep(1000), '', ('%1'):rep(1000))\n"
 		"assert(r == ('x'):rep(1000))\n");
 	cr_assert_gt(f.b.spent, 1000000);
+
+	budget_reset(&f.b, (unsigned long)-1);
+	run_lua(f.L, "=long",
+		"local r = P.gsub(('x'):rep(1000), 'x', ('y'):rep(6400))\n"
+		"assert(#r == 6400000)\n");
+	cr_assert_gt(f.b.spent, 100000);
 	fixture_release(&f);
 }
 

@@ -1,0 +1,16 @@
+build/core/engine/report.o: core/engine/report.c core/engine/report_int.h \
+ core/engine/report.h core/doc/doc.h core/util/arena.h core/util/diag.h \
+ core/util/sbuf.h core/lua/sandbox.h core/re/re.h core/schema/schema.h \
+ core/util/argparse.h core/yaml/yaml.h core/util/utf8.h
+core/engine/report_int.h:
+core/engine/report.h:
+core/doc/doc.h:
+core/util/arena.h:
+core/util/diag.h:
+core/util/sbuf.h:
+core/lua/sandbox.h:
+core/re/re.h:
+core/schema/schema.h:
+core/util/argparse.h:
+core/yaml/yaml.h:
+core/util/utf8.h:

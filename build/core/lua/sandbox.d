@@ -1,0 +1,26 @@
+build/core/lua/sandbox.o: core/lua/sandbox.c core/lua/sb_internal.h \
+ /usr/include/lua5.4/lauxlib.h /usr/include/lua5.4/luaconf.h \
+ /usr/include/lua5.4/lua.h /usr/include/lua5.4/lua.h core/lua/lpattern.h \
+ core/lua/sandbox.h core/doc/doc.h core/util/arena.h core/util/diag.h \
+ core/util/sbuf.h core/re/re.h core/schema/schema.h core/util/argparse.h \
+ core/yaml/yaml.h /usr/include/lua5.4/lualib.h core/lua/l_services.h \
+ core/lua/services.def core/util/readfile.h
+core/lua/sb_internal.h:
+/usr/include/lua5.4/lauxlib.h:
+/usr/include/lua5.4/luaconf.h:
+/usr/include/lua5.4/lua.h:
+/usr/include/lua5.4/lua.h:
+core/lua/lpattern.h:
+core/lua/sandbox.h:
+core/doc/doc.h:
+core/util/arena.h:
+core/util/diag.h:
+core/util/sbuf.h:
+core/re/re.h:
+core/schema/schema.h:
+core/util/argparse.h:
+core/yaml/yaml.h:
+/usr/include/lua5.4/lualib.h:
+core/lua/l_services.h:
+core/lua/services.def:
+core/util/readfile.h:

@@ -1,0 +1,2 @@
+build/core/util/crypto.o: core/util/crypto.c core/util/crypto.h
+core/util/crypto.h:

@@ -6,6 +6,7 @@
  * or crash; Criterion's per-test timeout turns a hang into a failure.
  */
 #include <criterion/criterion.h>
+#include <criterion/parameterized.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -214,6 +214,9 @@ static int load_config(struct lint_run *run, struct engine_out *o)
 		ld.file_bytes = e->limits.file_bytes;
 		rc = config_load(&run->cfg, &ld, &pe);
 	}
+	if (e->g.verbose)
+		sbuf_addf(&o->notes, "configuration: %s\n",
+			  rc > 0 || (rc == 0 && run->cfg.file) ? run->cfg.file : "none");
 	if (rc < 0) {
 		errors_to_out(&pe, o);
 		policy_errors_release(&pe);

@@ -131,6 +131,10 @@ int engine_program(struct engine *e, const char *name, int argc, char **argv,
 		struct sbuf syn = SBUF_INIT;
 
 		engine_out_set_verb(o, res.verb ? res.verb->name : NULL);
+		if (res.verb) {
+			sbuf_addf(&prefix, "%s %s", name, res.verb->name);
+			engine_out_set_program(o, sbuf_cstr(&prefix));
+		}
 		ap_synopsis(prog, res.verb, &syn);
 		o->synopsis = sbuf_detach(&syn, NULL);
 		engine_out_usage(o, err.path[0] ? err.path : "command", "%s", err.msg);

@@ -110,10 +110,12 @@ check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
 
 check-cli: all
+	@sh tests/gen-yaml-fixtures.sh build/fixtures-yaml
 	@/usr/bin/python3 tests/cli/runcases.py --bin $(B) tests/cli/cases
 
 check-replay: $(REPLAY)
-	@$(REPLAY) tests/fuzz/corpus fixtures/yaml
+	@sh tests/gen-yaml-fixtures.sh build/fixtures-yaml
+	@$(REPLAY) tests/fuzz/corpus fixtures/yaml build/fixtures-yaml
 
 check-packs: all
 	@$(BIN) test
@@ -146,7 +148,7 @@ check-valgrind: all $(UNIT_BIN) $(REPLAY)
 	rm -rf $(VGLOG) && mkdir -p $(VGLOG)
 	VALGRIND="$(VALGRIND)" sh tests/run-unit.sh $(UNIT_BIN)
 	$(VALGRIND) $(REPLAY) tests/fuzz/corpus fixtures/yaml
-	/usr/bin/python3 tests/cli/runcases.py --wrap "$(VALGRIND)" --bin $(B) tests/cli/cases
+	/usr/bin/python3 tests/cli/runcases.py --wrap "$(VALGRIND)" --timeout-factor 20 --bin $(B) tests/cli/cases
 	@if grep -l 'ERROR SUMMARY: [1-9]' $(VGLOG)/*.log 2>/dev/null; then exit 1; fi
 	@echo "check-valgrind: no valgrind errors"
 

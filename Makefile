@@ -103,7 +103,7 @@ run: deps
 
 check: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory check-unit check-cli check-replay check-packs \
+	@$(MAKE) --no-print-directory -k check-unit check-cli check-replay check-packs \
 	  check-validate check-layers hdr-check check-man
 
 check-unit: $(UNIT_BIN)

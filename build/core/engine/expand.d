@@ -1,9 +1,0 @@
-build/core/engine/expand.o: core/engine/expand.c core/engine/policy.h \
- core/doc/doc.h core/util/arena.h core/util/diag.h core/util/sbuf.h \
- core/yaml/yaml.h
-core/engine/policy.h:
-core/doc/doc.h:
-core/util/arena.h:
-core/util/diag.h:
-core/util/sbuf.h:
-core/yaml/yaml.h:

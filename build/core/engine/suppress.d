@@ -1,9 +1,0 @@
-build/core/engine/suppress.o: core/engine/suppress.c core/engine/policy.h \
- core/doc/doc.h core/util/arena.h core/util/diag.h core/util/sbuf.h \
- core/yaml/yaml.h
-core/engine/policy.h:
-core/doc/doc.h:
-core/util/arena.h:
-core/util/diag.h:
-core/util/sbuf.h:
-core/yaml/yaml.h:

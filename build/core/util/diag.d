@@ -1,2 +1,0 @@
-build/core/util/diag.o: core/util/diag.c core/util/diag.h
-core/util/diag.h:

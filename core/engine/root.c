@@ -230,6 +230,43 @@ static const char *str_member(const struct node *map, const char *k,
 	return v->v.str.s;
 }
 
+/* The length of a schema file's routing header: its leading top-level
+ * keys among pack, api_version, default, detect and kind_value (with
+ * their indented lines, blank lines and comments). Routing reads only
+ * that much, so that a run does not parse every schema of every pack;
+ * the whole file is read when a worker compiles the kind. A file whose
+ * header cannot be cut that way (flow style, directives) is read whole. */
+static size_t header_length(const char *buf, size_t len)
+{
+	static const char *const keys[] = { "pack", "api_version", "default",
+					    "detect", "kind_value", NULL };
+	size_t i = 0;
+
+	while (i < len) {
+		size_t eol = i, k, n;
+		int known = 0;
+
+		while (eol < len && buf[eol] != '\n')
+			eol++;
+		if (buf[i] == '{' || buf[i] == '%' || buf[i] == '[' ||
+		    (eol - i >= 3 && memcmp(buf + i, "---", 3) == 0))
+			return len;
+		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '#' &&
+		    buf[i] != '\n' && buf[i] != '\r' && buf[i] != '-') {
+			for (k = 0; keys[k]; k++) {
+				n = strlen(keys[k]);
+				if (eol - i > n && memcmp(buf + i, keys[k], n) == 0 &&
+				    (buf[i + n] == ':' || buf[i + n] == ' '))
+					known = 1;
+			}
+			if (!known)
+				return i;
+		}
+		i = eol + 1;
+	}
+	return len;
+}
+
 /* Read one schema file's routing header into a new kind. */
 static int add_kind(struct engine *e, const char *file, const char *display,
 		    const char *name, size_t namelen, const char *implied_pack,
@@ -251,7 +288,9 @@ static int add_kind(struct engine *e, const char *file, const char *display,
 	yaml_limits_default(&lim);
 	diag_init(&err);
 	if (readfile(file, display, e->limits.file_bytes, &buf, &len, &err) < 0 ||
-	    yaml_load(&kd.yf, buf, len, YAML_SINGLE, &lim, 0, &err) < 0) {
+	    yaml_load(&kd.yf, buf, header_length(buf, len) ? header_length(buf, len)
+							  : len,
+		      YAML_SINGLE, &lim, 0, &err) < 0) {
 		engine_out_error(o, "engine.pack", display, err.line, err.col,
 				 err.path[0] ? err.path : NULL, "schema does not load: %s",
 				 err.msg);

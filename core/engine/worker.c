@@ -239,7 +239,20 @@ static struct schema *compile_kind(struct worker *w, size_t k, int detect,
 	env.load_sibling = load_sibling;
 	env.ud = &c;
 	env.re_alloc = NULL;
-	s = schema_compile(detect ? kd->detect : kd->root, kd->display, &env, err);
+	if (detect) {
+		s = schema_compile(kd->detect, kd->display, &env, err);
+	} else {
+		/* The engine kept only the routing header: read the whole
+		 * schema, as a sibling of itself. */
+		const struct node *root = NULL;
+		const char *display = NULL;
+		const char *base = strrchr(kd->file, '/');
+
+		s = NULL;
+		if (load_sibling(&c, base ? base + 1 : kd->file, &root, &display,
+				 err) == 0)
+			s = schema_compile(root, kd->display, &env, err);
+	}
 	for (i = 0; i < c.n; i++) {
 		yaml_file_release(&c.files[i].yf);
 		free(c.files[i].display);

@@ -11,33 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/util/names.h"
+
 #include "core/engine/route.h"
-
-static size_t edits(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, row[72], prev, tmp;
-
-	if (la > 64 || lb > 64)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-
-			tmp = row[j];
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
 
 static int eq_nocase(const char *a, const char *b)
 {
@@ -203,7 +179,7 @@ static long near_miss(const struct engine *e, const char *text)
 		const char *name = kind_text(&e->kinds[i]);
 
 		if (eq_nocase(name, text) ||
-		    (strlen(name) >= 6 && edits(name, text) <= 2))
+		    (strlen(name) >= 6 && name_distance(name, text) <= 2))
 			return (long)i;
 	}
 	return -1;

@@ -29,34 +29,6 @@ static const char *const severities[] = { "error", "warning", "info", NULL };
 static const char *const stages[] = { "input", "check", NULL };
 static const char *const orders[] = { "evaluation", "position", "rule", NULL };
 
-/* Levenshtein distance, capped: for "did you mean" hints. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j;
-	size_t row[64], prev, tmp;
-
-	if (la >= 63 || lb >= 63)
-		return 99;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		prev = row[0];
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t best = prev + (a[i - 1] != b[j - 1]);
-
-			tmp = row[j];
-			if (row[j] + 1 < best)
-				best = row[j] + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			row[j] = best;
-			prev = tmp;
-		}
-	}
-	return row[lb];
-}
-
 static const struct field *field_find(const struct field *fs, const char *k)
 {
 	for (; fs->name; fs++)
@@ -128,7 +100,7 @@ static void check_fields(lua_State *L, const char *what, const struct field *fs)
 			size_t bd = 3;
 
 			for (f = fs; f->name; f++) {
-				size_t d = edit_distance(k, f->name);
+				size_t d = name_distance(k, f->name);
 
 				if (d < bd) {
 					bd = d;
@@ -272,7 +244,7 @@ static void readme_anchor(const char *id, char *out, size_t size)
 	out[o] = '\0';
 }
 
-static void free_rule(struct sb_rule *r)
+void sb_rule_free(struct sb_rule *r)
 {
 	size_t i;
 
@@ -450,7 +422,7 @@ static int register_id(lua_State *L, const char *fn, const struct field *fs,
 			if (!owner || (!p->info.site && strcmp(owner, p->info.name) != 0)) {
 				lua_pushstring(L, r->kinds[i]);
 				lua_pushstring(L, owner ? owner : "");
-				free_rule(r);
+				sb_rule_free(r);
 				if (!owner)
 					return luaL_error(L, "%s '%s': unknown kind '%s'",
 							  fn, id, lua_tostring(L, -2));
@@ -467,7 +439,7 @@ static int register_id(lua_State *L, const char *fn, const struct field *fs,
 		}
 	}
 	if (!r->info.id || !r->info.summary || !r->info.file || add_rule(sb, p, r) < 0) {
-		free_rule(r);
+		sb_rule_free(r);
 		return luaL_error(L, "out of memory");
 	}
 	return 0;

@@ -353,6 +353,9 @@ int sb_lua_to_doc(lua_State *L, int idx, struct doc *d, char *msg,
  * mutation into the engine table at 'idx'. */
 void sb_open_register(lua_State *L, int idx);
 
+/* Free a rule record and its strings. */
+void sb_rule_free(struct sb_rule *r);
+
 /* Free a pack record. */
 void sb_pack_free(lua_State *L, struct sb_pack *p);
 

@@ -53,25 +53,11 @@ static void free_verb(struct ap_verb *v)
 
 void sb_pack_free(lua_State *L, struct sb_pack *p)
 {
-	size_t i, j;
+	size_t i;
 
 	(void)L;
-	for (i = 0; i < p->nrules; i++) {
-		struct sb_rule *r = p->rules[i];
-
-		sb_free_const(r->info.id);
-		sb_free_const(r->info.summary);
-		sb_free_const(r->info.description);
-		sb_free_const(r->info.rationale);
-		sb_free_const(r->info.fix);
-		sb_free_const(r->info.help_uri);
-		sb_free_const(r->info.file);
-		for (j = 0; j < r->info.ntags; j++)
-			sb_free_const(r->info.tags[j]);
-		sb_free_const(r->info.tags);
-		free_strv((const char *const *)r->kinds);
-		free(r);
-	}
+	for (i = 0; i < p->nrules; i++)
+		sb_rule_free(p->rules[i]);
 	free(p->rules);
 	for (i = 0; i < p->nreports; i++) {
 		free(p->reports[i].kind);

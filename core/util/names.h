@@ -31,4 +31,8 @@ int name_is_reserved(const char *name);
 /* Whether 'name' is a valid pack name: [a-z][a-z0-9]*(-[a-z0-9]+)* */
 int name_is_pack(const char *name);
 
+/* Levenshtein distance of two short strings (for "did you mean"); 99 for
+ * strings over 63 bytes. */
+size_t name_distance(const char *a, const char *b);
+
 #endif

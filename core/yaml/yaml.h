@@ -25,6 +25,8 @@ struct yaml_limits {
 	size_t expanded_nodes; /* nodes with every alias expanded */
 	size_t scalar_bytes;   /* bytes of one decoded scalar */
 	size_t doc_bytes;      /* arena cap of one document (memory) */
+	long fail_at;          /* tests: refuse the fail_at-th arena chunk
+				* of the file (1-based); 0 = never */
 };
 
 /* Fill 'lim' with the defaults of spec/core.md 4.5. */

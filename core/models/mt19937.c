@@ -1,0 +1,183 @@
+/*
+ * mt19937.c: MT19937 exactly as CPython's _random module runs it: the
+ * seeding of init_by_array from the integer's 32-bit words, the twist of
+ * all 624 words when the index reaches the end, CPython's tempering, and
+ * the derived draws of random.py in their draw order. Pure integer
+ * arithmetic modulo 2^32 plus the two double expressions Python uses.
+ */
+#include "core/models/mt19937.h"
+
+#include <math.h>
+#include <string.h>
+
+static void init_genrand(struct mt19937 *m, uint32_t s)
+{
+	int i;
+
+	m->mt[0] = s;
+	for (i = 1; i < MT19937_N; i++)
+		m->mt[i] = 1812433253u * (m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) +
+			   (uint32_t)i;
+	m->idx = MT19937_N;
+}
+
+void mt19937_seed_key(struct mt19937 *m, const uint32_t *key, size_t n)
+{
+	static const uint32_t zero = 0;
+	size_t i = 1, j = 0, k;
+
+	if (n == 0) {
+		key = &zero;
+		n = 1;
+	}
+	init_genrand(m, 19650218u);
+	for (k = n > MT19937_N ? n : MT19937_N; k; k--) {
+		m->mt[i] = (m->mt[i] ^ ((m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) *
+					1664525u)) + key[j] + (uint32_t)j;
+		i++;
+		j++;
+		if (i >= MT19937_N) {
+			m->mt[0] = m->mt[MT19937_N - 1];
+			i = 1;
+		}
+		if (j >= n)
+			j = 0;
+	}
+	for (k = MT19937_N - 1; k; k--) {
+		m->mt[i] = (m->mt[i] ^ ((m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) *
+					1566083941u)) - (uint32_t)i;
+		i++;
+		if (i >= MT19937_N) {
+			m->mt[0] = m->mt[MT19937_N - 1];
+			i = 1;
+		}
+	}
+	m->mt[0] = 0x80000000u;
+	m->idx = MT19937_N;
+}
+
+void mt19937_seed_int64(struct mt19937 *m, int64_t seed)
+{
+	uint64_t a = seed < 0 ? (uint64_t)0 - (uint64_t)seed : (uint64_t)seed;
+	uint32_t key[2];
+
+	key[0] = (uint32_t)a;
+	key[1] = (uint32_t)(a >> 32);
+	mt19937_seed_key(m, key, key[1] ? 2 : 1);
+}
+
+int mt19937_seed_decimal(struct mt19937 *m, const char *dec)
+{
+	/* 4300 decimal digits need at most 447 words of 32 bits. */
+	uint32_t key[460];
+	size_t n = 1, i;
+	const char *p = dec;
+
+	if (*p == '-' || *p == '+')
+		p++;
+	if (!*p)
+		return -1;
+	memset(key, 0, sizeof key);
+	for (; *p; p++) {
+		uint64_t carry;
+
+		if (*p < '0' || *p > '9')
+			return -1;
+		carry = (uint64_t)(*p - '0');
+		/* key = key * 10 + digit, in base 2^32. */
+		for (i = 0; i < n; i++) {
+			uint64_t v = (uint64_t)key[i] * 10 + carry;
+
+			key[i] = (uint32_t)v;
+			carry = v >> 32;
+		}
+		if (carry) {
+			if (n == sizeof key / sizeof key[0])
+				return -1;
+			key[n++] = (uint32_t)carry;
+		}
+	}
+	while (n > 1 && key[n - 1] == 0)
+		n--;
+	mt19937_seed_key(m, key, n);
+	return 0;
+}
+
+static void twist(struct mt19937 *m)
+{
+	int k;
+
+	for (k = 0; k < MT19937_N; k++) {
+		uint32_t y = (m->mt[k] & 0x80000000u) |
+			     (m->mt[(k + 1) % MT19937_N] & 0x7fffffffu);
+
+		m->mt[k] = m->mt[(k + 397) % MT19937_N] ^ (y >> 1) ^
+			   ((y & 1u) ? 0x9908b0dfu : 0u);
+	}
+	m->idx = 0;
+}
+
+uint32_t mt19937_next32(struct mt19937 *m)
+{
+	uint32_t y;
+
+	if (m->idx >= MT19937_N)
+		twist(m);
+	y = m->mt[m->idx++];
+	y ^= y >> 11;
+	y ^= (y << 7) & 0x9d2c5680u;
+	y ^= (y << 15) & 0xefc60000u;
+	y ^= y >> 18;
+	return y;
+}
+
+uint64_t mt19937_getrandbits(struct mt19937 *m, unsigned k)
+{
+	uint64_t r;
+
+	if (k == 0)
+		return 0;
+	if (k <= 32)
+		return mt19937_next32(m) >> (32 - k);
+	if (k > 64)
+		k = 64;
+	/* CPython fills words least significant first; the last one keeps
+	 * its top (k - 32) bits. */
+	r = mt19937_next32(m);
+	r |= (uint64_t)(mt19937_next32(m) >> (64 - k)) << 32;
+	return r;
+}
+
+uint64_t mt19937_randbelow(struct mt19937 *m, uint64_t n)
+{
+	unsigned k = 0;
+	uint64_t r, t = n;
+
+	if (n <= 1)
+		return 0;
+	while (t) {
+		k++;
+		t >>= 1;
+	}
+	do
+		r = mt19937_getrandbits(m, k);
+	while (r >= n);
+	return r;
+}
+
+double mt19937_random(struct mt19937 *m)
+{
+	uint32_t a = mt19937_next32(m) >> 5, b = mt19937_next32(m) >> 6;
+
+	return ((double)a * 67108864.0 + (double)b) * (1.0 / 9007199254740992.0);
+}
+
+double mt19937_uniform(struct mt19937 *m, double a, double b)
+{
+	return a + (b - a) * mt19937_random(m);
+}
+
+double mt19937_expovariate(struct mt19937 *m, double lambd)
+{
+	return -log(1.0 - mt19937_random(m)) / lambd;
+}

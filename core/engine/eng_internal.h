@@ -104,6 +104,7 @@ struct worker {
 	size_t nselected;
 	struct diag fatal;        /* a pack failed to load */
 	int has_fatal;
+	const char *settings_json; /* lint runs: what rules see as ctx.settings */
 	const char *mutation;     /* validation runs: applied at load */
 	const char *mutation_pack;
 };
@@ -165,6 +166,7 @@ struct lint_opts {
 	int fail_on;               /* -1: config, else enum severity */
 	long jobs;                 /* -1: config/auto */
 	const char *stdin_filepath;
+	const char *settings_json; /* engine.lint settings: ctx.settings, or NULL */
 	int unrouted;              /* -1, 0 skip, 1 error */
 	const char *waivers;
 	int no_waivers;

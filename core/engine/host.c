@@ -100,6 +100,7 @@ static int h_lint(void *ud, const struct sb_lint_req *req, struct sbuf *out,
 	lo.expand = req->expand;
 	lo.stdin_filepath = req->stdin_filepath;
 	lo.program_reports = 1;
+	lo.settings_json = req->settings_json;
 	engine_out_init(&o);
 	lint_report_init(&r);
 	rc = lint_run(w->e, &lo, &r, format, &o);

@@ -829,6 +829,7 @@ int lint_run(struct engine *e, const struct lint_opts *lo,
 		run.workers[i].run = &run;
 		run.workers[i].selected = run.selected;
 		run.workers[i].nselected = run.nselected;
+		run.workers[i].settings_json = lo->settings_json;
 	}
 	run.nworkers = 1;
 	if (worker_prepare(&run.workers[0]) < 0)

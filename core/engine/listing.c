@@ -422,7 +422,7 @@ int engine_models(struct engine *e, const struct ap_result *res,
 			for (j = 0; j < m->nargs; j++) {
 				const struct model_arg *a = &m->args[j];
 
-				if (j)
+				if (j || m->table_input)
 					sbuf_adds(&o->out, ", ");
 				sbuf_adds(&o->out, "{\"name\": ");
 				jstr(&o->out, a->name);

@@ -402,6 +402,7 @@ int worker_evaluate(struct worker *w, const struct doc *doc, size_t k,
 	req.owner = kd->pack;
 	req.file = file;
 	req.strict = strict;
+	req.settings_json = w->settings_json;
 	req.stage = SB_STAGE_INPUT;
 	if (sandbox_check(w->sb, &req, eo->ran, fs, err) < 0)
 		return -1;

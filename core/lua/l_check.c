@@ -265,6 +265,13 @@ static int l_ctx_index(lua_State *L)
 	}
 	if (!call->req)
 		return 0;
+	if (strcmp(k, "settings") == 0) {
+		const char *s = call->req->settings_json;
+
+		if (!s || sb_json_decode(L, s, strlen(s)) < 0)
+			lua_pushnil(L);
+		return 1;
+	}
 	if (strcmp(k, "file") == 0) {
 		lua_pushstring(L, call->req->file);
 		return 1;

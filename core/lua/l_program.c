@@ -222,6 +222,9 @@ static void read_findings(lua_State *L, int idx, struct findings *fs,
 			f.document = (int)lua_tointeger(L, -1);
 		if (lua_getfield(L, t, "path") == LUA_TSTRING)
 			f.path = lua_tostring(L, -1);
+		/* The file at fault: error entries name it (spec/core.md 2.6). */
+		if (lua_getfield(L, t, "file") == LUA_TSTRING)
+			f.file = lua_tostring(L, -1);
 		sbuf_reset(figs);
 		if (lua_getfield(L, t, "figures") == LUA_TTABLE) {
 			if (sb_json_encode(L, -1, 1, figs, why, sizeof why) < 0)
@@ -360,7 +363,8 @@ static void input_error_from_diag(lua_State *L, const struct diag *err,
 	f = findings_add_diag(&sb->pending.input, err, err->line ? 0 : -1);
 	if (f && !f->path && err->line)
 		f->path = "";
-	(void)file;
+	if (f && file)
+		f->file = findings_strdup(&sb->pending.input, file);
 	sb->pending.kind = 2;
 	luaL_error(L, "%s", err->msg);
 }
@@ -811,6 +815,16 @@ static int l_lint(lua_State *L)
 	if (!req.verb)
 		req.verb = sb->cur_verb;
 	req.stdin_filepath = opt_string(L, 1, "stdin_filepath");
+	if (lua_getfield(L, 1, "settings") == LUA_TTABLE) {
+		struct sbuf *sj = sb_tmpbuf(L, SB_JSON_MAX);
+		char why[256];
+
+		if (sb_json_encode(L, -2, 0, sj, why, sizeof why) < 0)
+			return luaL_error(L, "engine.lint: bad settings: %s", why);
+		req.settings_json = sbuf_cstr(sj);
+	} else {
+		lua_pop(L, 1);
+	}
 	use_expand = lua_getfield(L, 1, "expand") == LUA_TTABLE;
 	if (use_expand) {
 		fill_expand(L, lua_gettop(L), &ex);

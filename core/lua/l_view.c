@@ -599,13 +599,20 @@ static void push_where(lua_State *L, const struct sb_where *w, const char *p,
 
 static int where_or_path(lua_State *L, int want_where)
 {
-	struct sb_view *v = view_arg(L, 1);
-	const struct sb_doc *d = sb_doc_get(sb_of(L), v->docid);
-	struct sbuf *path = sb_tmpbuf(L, SB_JSON_MAX);
-	int bufidx = lua_gettop(L);
+	struct sb_view *v;
+	const struct sb_doc *d;
+	struct sbuf *path;
+	int bufidx;
 	struct sb_where w;
 	char msg[256];
 	int on_key = 0;
+
+	/* Fix the optional arguments' slots before the buffer is pushed. */
+	lua_settop(L, 3);
+	v = view_arg(L, 1);
+	d = sb_doc_get(sb_of(L), v->docid);
+	path = sb_tmpbuf(L, SB_JSON_MAX);
+	bufidx = lua_gettop(L);
 
 	if (!lua_isnoneornil(L, 3)) {
 		const char *on = luaL_checkstring(L, 3);

@@ -115,6 +115,8 @@ struct sb_lint_req {
 	const char *verb;        /* envelope verb */
 	const struct sb_expand_req *expand; /* compat expansion, or NULL */
 	const char *stdin_filepath;
+	const char *settings_json; /* opts.settings as a JSON object, or NULL:
+				    * what the run's rules read as ctx.settings */
 };
 
 /* What the engine offers pack code. Every callback returns 0 or -1 with
@@ -259,6 +261,7 @@ struct sb_check_req {
 	const char *file;        /* display path */
 	int strict;
 	enum sb_stage stage;
+	const char *settings_json; /* ctx.settings (engine.lint), or NULL */
 };
 
 /* Called once per rule that ran on the document (for JUnit and unused

@@ -19,7 +19,8 @@
 
 struct mt19937 {
 	uint32_t mt[MT19937_N];
-	int idx;
+	uint32_t out[MT19937_N]; /* the tempered outputs of the current state */
+	int idx;                 /* next output; MT19937_N: twist first */
 };
 
 /* init_by_array(key[0..n)) after init_genrand(19650218). */

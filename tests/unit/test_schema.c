@@ -172,6 +172,8 @@ static char *render(const struct findings *fs)
 
 struct run {
 	struct yaml_file sf, df;
+	struct doc jd; /* the document when read as JSON */
+	int json;
 	struct env_ud eu;
 	struct schema *s;
 	struct findings fs;
@@ -197,12 +199,36 @@ static void run_start(struct run *r, const char *schema, const char *doc,
 				&r->err);
 }
 
+/* The same with a JSON document: integers outside int64 are NODE_BIGINT
+ * there (the YAML loader refuses them, spec/core.md 7.4 via chaos 4.1). */
+static void run_start_json(struct run *r, const char *schema, const char *json)
+{
+	struct doc_json_opts opts;
+	struct re_limits lim;
+
+	memset(r, 0, sizeof *r);
+	r->s = compile(schema, &r->sf, &r->eu, &r->err);
+	cr_assert(r->s, "compile: %s", r->err.msg);
+	memset(&opts, 0, sizeof opts);
+	doc_init(&r->jd, 0);
+	r->json = 1;
+	cr_assert(doc_json_parse(&r->jd, json, strlen(json), &opts, &r->err) == 0,
+		  "json: %s", r->err.msg);
+	yaml_file_init(&r->df);
+	findings_init(&r->fs, 0);
+	re_limits_default(&lim);
+	diag_init(&r->err);
+	r->rc = schema_validate(r->s, r->jd.root, 0, &lim, &r->fs, &r->err);
+}
+
 static void run_end(struct run *r)
 {
 	findings_release(&r->fs);
 	schema_free(r->s);
 	yaml_file_release(&r->df);
 	yaml_file_release(&r->sf);
+	if (r->json)
+		doc_release(&r->jd);
 	env_release(&r->eu);
 }
 
@@ -304,7 +330,6 @@ static const struct vcase keywords_rows[] = {
 	{ "type: integer\n", "5\n", "" },
 	{ "type: integer\n", "true\n", "input.type 1:1  type\n" },
 	{ "type: integer\n", "10.0\n", "input.type 1:1  type\n" },
-	{ "type: integer\n", "123456789012345678901234567890\n", "" },
 	{ "type: number\n", "1.5\n", "" },
 	{ "type: number\n", "7\n", "" },
 	{ "type: number\n", "yes\n", "input.type 1:1  type\n" },
@@ -346,12 +371,6 @@ static const struct vcase keywords_rows[] = {
 	{ "maximum: 9007199254740992.0\n", "9007199254740993\n",
 	  "input.type 1:1  maximum\n" },
 	{ "maximum: 9007199254740992\n", "9007199254740992.0\n", "" },
-	{ "maximum: 100\n", "99999999999999999999\n", "input.type 1:1  maximum\n" },
-	{ "minimum: 0\n", "-99999999999999999999\n", "input.type 1:1  minimum\n" },
-	{ "maximum: 1.0e+30\n", "99999999999999999999\n", "" },
-	{ "minimum: 1.0e+19\n", "10000000000000000000\n", "" },
-	{ "minimum: 1.0e+19\n", "9999999999999999999\n",
-	  "input.type 1:1  minimum\n" },
 	{ "{minimum: 0, maximum: 5}\n", "abc\n", "" },
 	{ "{minimum: 0, maximum: 5}\n", "true\n", "" },
 	{ "minimum: 0\n", ".nan\n", "input.type 1:1  minimum\n" },
@@ -434,6 +453,78 @@ ParameterizedTest(size_t *i, schema, keywords)
 	const struct vcase *c = &keywords_rows[*i];
 
 	check_case(c, NULL);
+}
+
+/* Integers outside int64 (NODE_BIGINT, from JSON) against bounds,
+ * exactly: the rounded double decides unless it ties. */
+static const struct vcase bigint_rows[] = {
+	{ "type: integer\n", "123456789012345678901234567890", "" },
+	{ "type: number\n", "-123456789012345678901234567890", "" },
+	{ "maximum: 100\n", "99999999999999999999", "input.type 1:1  maximum\n" },
+	{ "minimum: 0\n", "-99999999999999999999", "input.type 1:1  minimum\n" },
+	{ "maximum: 1.0e+30\n", "99999999999999999999", "" },
+	{ "minimum: 1.0e+19\n", "10000000000000000000", "" },
+	{ "exclusiveMinimum: 1.0e+19\n", "10000000000000000000",
+	  "input.type 1:1  exclusiveMinimum\n" },
+	{ "minimum: 1.0e+19\n", "9999999999999999999",
+	  "input.type 1:1  minimum\n" },
+	{ "maximum: 1.0e+19\n", "10000000000000000001",
+	  "input.type 1:1  maximum\n" },
+	{ "enum: [1]\n", "[99999999999999999999]", "input.type 1:1  enum\n" },
+	{ "uniqueItems: true\n",
+	  "[99999999999999999999, 1.0e20, 99999999999999999999]",
+	  "input.type 1:32 /2 uniqueItems\n" },
+	{ "properties: {n: {type: integer, maximum: 5}}\n",
+	  "{\"n\": 18446744073709551616}", "input.type 1:7 /n maximum\n" },
+};
+
+ParameterizedTestParameters(schema, bigints)
+{
+	return index_params(ROWS(bigint_rows));
+}
+
+ParameterizedTest(size_t *i, schema, bigints)
+{
+	const struct vcase *c = &bigint_rows[*i];
+	struct run r;
+	char *got;
+
+	run_start_json(&r, c->schema, c->doc);
+	cr_assert(r.rc >= 0, "validate failed: %s", r.err.msg);
+	got = render(&r.fs);
+	cr_assert_str_eq(got, c->want, "doc %s got:\n%s", c->doc, got);
+	free(got);
+	run_end(&r);
+}
+
+Test(schema, bigint_message)
+{
+	struct run r;
+
+	run_start_json(&r, "maximum: 100\n", "99999999999999999999");
+	cr_assert_eq(r.fs.n, 1);
+	cr_assert_str_eq(r.fs.items[0].message,
+			 "the document must be at most 100, found 99999999999999999999");
+	cr_assert_str_eq(r.fs.items[0].figures,
+			 "{\"keyword\": \"maximum\", \"limit\": 100, "
+			 "\"value\": 99999999999999999999}");
+	run_end(&r);
+}
+
+/* The YAML loader itself refuses integers outside int64. */
+Test(schema, yaml_refuses_bigints)
+{
+	struct yaml_file f;
+	struct yaml_limits lim;
+	struct diag err;
+
+	yaml_file_init(&f);
+	yaml_limits_default(&lim);
+	diag_init(&err);
+	cr_assert_eq(yaml_load(&f, "99999999999999999999\n", 21, YAML_SINGLE,
+			       &lim, 0, &err), -1);
+	cr_assert_eq(err.code, DIAG_E_TYPE);
+	yaml_file_release(&f);
 }
 
 /* ---- order, type failure, emptyIsMissing, finding maps ------------------- */
@@ -732,9 +823,6 @@ static const struct mcase messages_rows[] = {
 	{ "properties: {r: {exclusiveMinimum: 0}}\n", "r: -0.0\n",
 	  "'r' must be greater than 0, found -0.0",
 	  "{\"keyword\": \"exclusiveMinimum\", \"limit\": 0, \"value\": -0.0}" },
-	{ "maximum: 100\n", "99999999999999999999\n",
-	  "the document must be at most 100, found 99999999999999999999",
-	  "{\"keyword\": \"maximum\", \"limit\": 100, \"value\": 99999999999999999999}" },
 	{ "required: [name]\n", "a: 1\n", "missing required key 'name'",
 	  "{\"keyword\": \"required\"}" },
 	{ "properties: {fault: {required: [class]}}\n", "fault: {x: 1}\n",

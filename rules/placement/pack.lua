@@ -1,0 +1,1026 @@
+-- The placement pack (spec/placement.md): where on the four-rung continuum
+-- from a cell tower to a central AI factory a workload may run (the gate
+-- cascade of 7.4) and where it should run (centralize by default, 7.5).
+-- This file holds the data (constants, default tiers, the workload library,
+-- the GPU table), the gates as a table a mutation or a site pack can
+-- replace, document resolution, placement, the fleet arithmetic and the
+-- rules. commands.lua (the edge-placement verbs) and validation.lua (the
+-- registry's figures) reach it through the globals below; every figure is
+-- computed by models.placement.
+engine.pack {
+  summary   = "edge placement gates, placement physics and the tower-versus-hub fleet",
+  help_base = "https://infragate.invalid/rules/placement/",
+}
+
+-- ---- constants (spec/placement.md 7.1): the one place they live -----------
+
+CONST = {
+  FIBER_US_PER_KM       = 4.9,       -- us/km one way, SMF [1]
+  HOLLOW_CORE_US_PER_KM = 3.5,       -- us/km, informational [6]
+  PFC_HEADROOM_BDP_MULT = 2.0,       -- x one-way BDP [2]
+  IB_VL_BUFFER_KB       = 128,       -- KB per virtual lane [3]
+  FRONTHAUL_BUDGET_US   = 100.0,     -- us one way, O-RAN 7.2x [11]
+  INGEST_COSTLY_GBPS    = 0.25,      -- Gbps of sustained raw ingest [18]
+  GRAVITY_COSTLY_KM     = 20.0,      -- km: beyond the metro edge
+  POWER_OVERHEAD        = 1.35,      -- x GPU TDP [14][15]
+  EARTH_R_KM            = 6371.0088, -- km, validation only
+  MAX_LADDER            = 16,
+}
+
+-- The latency domains, in the order of the model's index (7.1 DOMAINS).
+DOMAIN_NAMES = { "intra-rack", "intra-pod", "metro", "regional+" }
+
+-- ---- default tiers (3.1), ladder order, edge first --------------------------
+
+DEFAULT_TIERS = {
+  { name = "tower", ai_power_kw = 1.5, cooling = "air", max_fabric_gpus = 2,
+    max_gpu_watts = 75.0, fabric = "none", km_to_user = 2.0, km_to_parent = 15.0,
+    transit_rtt_ms = 0.1, staffed = false, in_region = true },
+  { name = "aggregation-hub", ai_power_kw = 50.0, cooling = "liquid", max_fabric_gpus = 64,
+    max_gpu_watts = 700.0, fabric = "pod", km_to_user = 15.0, km_to_parent = 40.0,
+    transit_rtt_ms = 0.3, staffed = true, in_region = true },
+  { name = "metro-pop", ai_power_kw = 2000.0, cooling = "liquid", max_fabric_gpus = 2048,
+    max_gpu_watts = 1400.0, fabric = "full", km_to_user = 40.0, km_to_parent = 500.0,
+    transit_rtt_ms = 1.0, staffed = true, in_region = true },
+  { name = "central-factory", ai_power_kw = 100000.0, cooling = "liquid",
+    max_fabric_gpus = 100000, max_gpu_watts = 1400.0, fabric = "full", km_to_user = 500.0,
+    km_to_parent = 0.0, transit_rtt_ms = 10.0, staffed = true, in_region = false },
+}
+
+-- The tier name whose tiers (and tiers based on it) default to out of region.
+CENTRAL_TIER = "central-factory"
+
+-- ---- the workload library (3.2), matrix row order ------------------------------
+
+local INF = math.huge
+
+local function lib(name, sla, acc, gpus, watts, coll, grav, ingest, sov, class, note)
+  return { name = name, note = note, latency_sla_ms = sla, access_rtt_ms = acc, gpus = gpus,
+           gpu_watts = watts, collective = coll, data_gravity = grav, ingest_gbps = ingest,
+           sovereign = sov, resilience_class = class }
+end
+
+LIBRARY = {
+  lib("ran-l1-baseband", 0.2, 0.0, 1, 75.0, "none", "local", 25.0, true, "R0",
+      "radio layer 1 on a pinned MIG slice, held to the eCPRI fronthaul budget"),
+  lib("ric-xapp-loop", 10.0, 0.0, 1, 75.0, "none", "local", 0.0, false, "R1",
+      "near-real-time RIC control loop (10 ms to 1 s)"),
+  lib("telemetry-anomaly", 100.0, 0.0, 1, 75.0, "none", "local", 0.5, false, "R2",
+      "anomaly scoring of RAN telemetry where the streams start"),
+  lib("realtime-cv", 20.0, 2.0, 1, 75.0, "none", "local", 1.0, false, "R2",
+      "closed-loop camera analytics"),
+  lib("agentic-voice", 100.0, 20.0, 1, 75.0, "none", "local", 0.0, false, "R2",
+      "speech agents over 5G access, within a 150-300 ms conversational budget"),
+  lib("rag-slm-inference", 100.0, 20.0, 1, 75.0, "none", "mixed", 0.0, false, "R2",
+      "a small model answering from a local index"),
+  lib("sovereign-inference-70b", 150.0, 20.0, 4, 700.0, "pod", "local", 0.0, true, "R2",
+      "regulated inference that must stay in the jurisdiction"),
+  lib("video-vlm", 100.0, 5.0, 8, 350.0, "pod", "local", 4.0, false, "R2",
+      "a vision-language model over many cameras on an L40-class pod"),
+  lib("medium-llm-serving", 100.0, 20.0, 8, 700.0, "pod", "mixed", 0.0, false, "R2",
+      "tensor-parallel serving of a 70B-class model"),
+  lib("lora-finetune", INF, 0.0, 8, 700.0, "pod", "mixed", 0.0, false, "R2",
+      "parameter-efficient fine-tuning"),
+  lib("regional-batch-train", INF, 0.0, 512, 700.0, "large", "central", 0.0, false, "R2",
+      "mid-scale synchronous training"),
+  lib("frontier-pretrain", INF, 0.0, 16384, 700.0, "large", "central", 0.0, false, "R2",
+      "synchronous pretraining of a 405B-class model"),
+}
+
+-- ---- GPUs (3.3) and the default fleet (4.4) ---------------------------------------
+
+GPU_TABLE = {
+  order = { "l4", "h100" },
+  l4    = { watts = 72.0, tflops_fp8 = 242.0 },
+  h100  = { watts = 700.0, tflops_fp8 = 1979.0 },
+}
+
+FLEET_DEFAULTS = {
+  tower = { tier = "tower", sites = 30000, gpu = "l4" },
+  hub   = { tier = "aggregation-hub", sites = 300, gpu = "h100" },
+}
+
+-- How the recommender walks the verdicts (7.5); validation mutations change
+-- it, and an air-cooling cutoff that the newest reference removed (D12).
+POLICY = { walk = "central-first", air_cooling_cutoff_w = nil }
+
+-- Model switches of validation mutations (spec/core.md 11.2): figures pass
+-- these on; nothing a document or an option reaches sets them.
+VARIANT = {}
+
+-- ---- physics through the models -----------------------------------------------
+
+local M = models.placement
+
+local function one_way_us(km)
+  return M.one_way_us(km, CONST.FIBER_US_PER_KM)
+end
+
+local function rtt_ms(km)
+  return M.rtt_ms(km, CONST.FIBER_US_PER_KM)
+end
+
+local function power_gpus(kw, watts)
+  -- An integer-valued float (saturated at 2^62): floor gives the integer.
+  return math.floor(M.power_gpus(kw, watts, CONST.POWER_OVERHEAD))
+end
+
+local function r(x) return engine.repr(x) end
+
+-- ---- the gates (7.4), in cascade order ---------------------------------------------
+-- Each gate returns nil (pass) or {status, reason, detail, figures}. A site
+-- pack or a mutation may replace one entry's check.
+
+local function blocked(reason, detail, figures)
+  return { status = "BLOCKED", reason = reason, detail = detail, figures = figures }
+end
+
+GATES = {
+  { name = "fabric", rule = "placement.fabric",
+    check = function(w, t)
+      if w.collective == "large" and t.fabric ~= "full" then
+        return blocked("needs-full-fabric",
+          ("a large collective over %d GPUs needs a full fabric, and tier '%s' has fabric '%s'")
+          :format(w.gpus, t.name, t.fabric),
+          engine.object("gpus", w.gpus, "fabric", t.fabric))
+      end
+      if w.collective == "pod" and t.fabric == "none" then
+        return blocked("needs-scale-out",
+          ("pod collectives need a scale-out fabric, and tier '%s' has fabric 'none'")
+          :format(t.name), engine.object("fabric", t.fabric))
+      end
+      if w.gpus > t.max_fabric_gpus then
+        return blocked("fabric-size",
+          ("%d GPUs exceed tier '%s''s fabric of %d GPUs (max_fabric_gpus)")
+          :format(w.gpus, t.name, t.max_fabric_gpus),
+          engine.object("gpus", w.gpus, "max_fabric_gpus", t.max_fabric_gpus))
+      end
+    end },
+  { name = "power", rule = "placement.power",
+    check = function(w, t, fig)
+      if w.gpu_watts > t.max_gpu_watts then
+        return blocked("tdp-envelope",
+          ("a %s W GPU is over tier '%s''s %s W envelope (max_gpu_watts)")
+          :format(r(w.gpu_watts), t.name, r(t.max_gpu_watts)),
+          engine.object("gpu_watts", w.gpu_watts, "max_gpu_watts", t.max_gpu_watts))
+      end
+      local cutoff = POLICY.air_cooling_cutoff_w
+      if cutoff and t.cooling == "air" and w.gpu_watts > cutoff then
+        return blocked("air-cooling-cutoff",
+          ("a %s W GPU is over the %s W air-cooling cutoff of tier '%s'")
+          :format(r(w.gpu_watts), r(cutoff), t.name),
+          engine.object("gpu_watts", w.gpu_watts, "cutoff_w", cutoff))
+      end
+      if w.gpus > fig.power_gpus then
+        return blocked("power-envelope",
+          ("%d GPUs of %s W need more than tier '%s''s %s kW, which feeds %d at %s x TDP")
+          :format(w.gpus, r(w.gpu_watts), t.name, r(t.ai_power_kw), fig.power_gpus,
+                  r(CONST.POWER_OVERHEAD)),
+          engine.object("gpus", w.gpus, "gpu_watts", w.gpu_watts,
+                        "ai_power_kw", t.ai_power_kw, "power_gpus", fig.power_gpus))
+      end
+    end },
+  { name = "latency", rule = "placement.latency",
+    check = function(w, t, fig)
+      if w.resilience_class == "R0" then
+        if fig.fronthaul_us > CONST.FRONTHAUL_BUDGET_US then
+          return blocked("fronthaul-budget",
+            ("R0 fronthaul of %s µs over %s km is over the %s µs budget")
+            :format(r(fig.fronthaul_us), r(t.km_to_user), r(CONST.FRONTHAUL_BUDGET_US)),
+            engine.object("fronthaul_us", fig.fronthaul_us, "km_to_user", t.km_to_user,
+                          "budget_us", CONST.FRONTHAUL_BUDGET_US))
+        end
+        return nil
+      end
+      if w.latency_sla_ms == INF then return nil end
+      if fig.path_rtt_ms > w.latency_sla_ms then
+        return blocked("latency-budget",
+          ("path RTT %s ms (access %s + propagation %s + transit %s) is over the %s ms SLA")
+          :format(r(fig.path_rtt_ms), r(w.access_rtt_ms), r(fig.propagation_rtt_ms),
+                  r(t.transit_rtt_ms), r(w.latency_sla_ms)),
+          engine.object("access_rtt_ms", w.access_rtt_ms,
+                        "propagation_rtt_ms", fig.propagation_rtt_ms,
+                        "transit_rtt_ms", t.transit_rtt_ms, "path_rtt_ms", fig.path_rtt_ms,
+                        "latency_sla_ms", w.latency_sla_ms))
+      end
+    end },
+  { name = "gravity", rule = "placement.gravity",
+    check = function(w, t)
+      if w.sovereign and not t.in_region then
+        return blocked("residency",
+          ("a sovereign workload may not run on tier '%s', which is out of region "
+           .. "(in_region false)"):format(t.name), engine.object("in_region", false))
+      end
+      if w.data_gravity == "local" and w.ingest_gbps > CONST.INGEST_COSTLY_GBPS
+          and t.km_to_user > CONST.GRAVITY_COSTLY_KM then
+        return { status = "COSTLY", reason = "ingest-haul", rule = "placement.costly",
+          detail = ("hauling %s Gbps of local ingest %s km is over %s Gbps beyond %s km")
+            :format(r(w.ingest_gbps), r(t.km_to_user), r(CONST.INGEST_COSTLY_GBPS),
+                    r(CONST.GRAVITY_COSTLY_KM)),
+          figures = engine.object("ingest_gbps", w.ingest_gbps, "km_to_user", t.km_to_user,
+                                  "ingest_costly_gbps", CONST.INGEST_COSTLY_GBPS,
+                                  "gravity_costly_km", CONST.GRAVITY_COSTLY_KM) }
+      end
+    end },
+}
+
+local MARKS = { VIABLE = "+", COSTLY = "~(g)" }
+
+-- The five figures of a tier for a workload (6.1), whatever the verdict.
+local function tier_figures(w, t)
+  local prop = rtt_ms(t.km_to_user)
+  return { km_to_user = t.km_to_user, fronthaul_us = one_way_us(t.km_to_user),
+           propagation_rtt_ms = prop, path_rtt_ms = (w.access_rtt_ms + prop) + t.transit_rtt_ms,
+           power_gpus = power_gpus(t.ai_power_kw, w.gpu_watts) }
+end
+
+-- The verdict of workload w on tier t: the first gate that objects decides.
+local function evaluate(w, t)
+  local fig = tier_figures(w, t)
+  for _, gate in ipairs(GATES) do
+    local v = gate.check(w, t, fig)
+    if v then
+      v.gate = gate.name
+      v.rule = v.rule or gate.rule
+      v.tier = t
+      v.fig = fig
+      v.mark = MARKS[v.status] or ("x(" .. gate.name:sub(1, 1) .. ")")
+      return v
+    end
+  end
+  return { status = "VIABLE", tier = t, fig = fig, mark = MARKS.VIABLE }
+end
+
+-- Placement (7.5): the most central VIABLE tier, else the most central
+-- COSTLY one; forced_by names the top tier's gate when that is not the top.
+local function place(verdicts)
+  local n = #verdicts
+  local first, last, step = n, 1, -1
+  if POLICY.walk == "edge-first" then first, last, step = 1, n, 1 end
+  local rec
+  for _, want in ipairs({ "VIABLE", "COSTLY" }) do
+    for i = first, last, step do
+      if verdicts[i].status == want then rec = i break end
+    end
+    if rec then break end
+  end
+  local forced
+  if not rec then
+    forced = "infeasible"
+  elseif rec ~= n then
+    forced = verdicts[n].gate
+  end
+  return rec, forced
+end
+
+local function evaluate_ladder(w, tiers)
+  local vs = {}
+  for i, t in ipairs(tiers) do vs[i] = evaluate(w, t) end
+  local rec, forced = place(vs)
+  return { verdicts = vs, rec = rec, forced_by = forced }
+end
+
+-- ---- names and lookups -------------------------------------------------------------------
+
+local function find_by_name(list, name)
+  for i, item in ipairs(list) do
+    if item.name == name then return item, i end
+  end
+  return nil
+end
+
+local function names_of(list)
+  local out = {}
+  for i, item in ipairs(list) do out[i] = item.name end
+  return out
+end
+
+local function quoted_list(names)
+  local q = {}
+  for i, n in ipairs(names) do q[i] = "'" .. n .. "'" end
+  return table.concat(q, ", ")
+end
+
+-- Tier lookup (7.7): exact, else the unique prefix match, else the unique
+-- substring match. Returns index, match; or nil, message.
+local function lookup_tier(tiers, text)
+  for i, t in ipairs(tiers) do
+    if t.name == text then return i, "exact" end
+  end
+  for _, how in ipairs({ "prefix", "substring" }) do
+    local hits = {}
+    for i, t in ipairs(tiers) do
+      local at = t.name:find(text, 1, true)
+      if at and (how == "substring" or at == 1) then hits[#hits + 1] = i end
+    end
+    if #hits == 1 then return hits[1], how end
+    if #hits > 1 then
+      local names = {}
+      for k, i in ipairs(hits) do names[k] = tiers[i].name end
+      return nil, ("tier '%s' is ambiguous: it matches %s by %s"):format(
+        text, quoted_list(names), how)
+    end
+  end
+  return nil, ("no tier is named '%s'; the ladder has %s"):format(
+    text, quoted_list(names_of(tiers)))
+end
+
+-- ---- document resolution (5.1-5.6) --------------------------------------------------------
+-- Problems are {file, at, key, on, message}: the schema has accepted the
+-- document, and what is left is what it cannot say (references, names,
+-- the fields a workload or tier without base must give).
+
+local WORKLOAD_FIELDS = { "name", "note", "latency_sla_ms", "access_rtt_ms", "gpus",
+                          "gpu_watts", "collective", "data_gravity", "ingest_gbps",
+                          "sovereign", "resilience_class" }
+local WORKLOAD_REQUIRED = { "name", "latency_sla_ms", "access_rtt_ms", "gpus", "gpu_watts",
+                            "collective", "data_gravity" }
+local TIER_FIELDS = { "name", "ai_power_kw", "max_fabric_gpus", "max_gpu_watts", "fabric",
+                      "km_to_user", "transit_rtt_ms", "cooling", "km_to_parent", "staffed",
+                      "in_region" }
+local TIER_REQUIRED = { "name", "ai_power_kw", "max_fabric_gpus", "max_gpu_watts", "fabric",
+                        "km_to_user", "transit_rtt_ms" }
+local INTEGER_FIELDS = { gpus = true, max_fabric_gpus = true, sites = true }
+
+-- A document value as the model uses it: ints become floats where a
+-- number is meant (5.0).
+local function field_value(k, v)
+  if type(v) == "number" and not INTEGER_FIELDS[k] then return v + 0.0 end
+  return v
+end
+
+local function copy(t)
+  local c = {}
+  for k, v in pairs(t) do c[k] = v end
+  return c
+end
+
+local function problem(ps, file, at, key, message, on)
+  ps[#ps + 1] = { file = file, at = at, key = key, on = on, message = message }
+end
+
+local function is_map(v) return engine.type(v) == "map" end
+
+-- The workload at parent[key] (a library name or a mapping), or nil.
+local function resolve_workload(parent, key, file, ps)
+  local v = parent[key]
+  if not is_map(v) then
+    local w = find_by_name(LIBRARY, v)
+    if not w then
+      problem(ps, file, parent, key, ("'%s' is not a library workload; the library has %s")
+              :format(v, quoted_list(names_of(LIBRARY))))
+      return nil
+    end
+    return copy(w)
+  end
+  local w
+  if v.base ~= nil then
+    local b = find_by_name(LIBRARY, v.base)
+    if not b then
+      problem(ps, file, v, "base", ("base '%s' is not a library workload; the library has %s")
+              :format(v.base, quoted_list(names_of(LIBRARY))))
+      return nil
+    end
+    w = copy(b)
+  else
+    w = { note = "", ingest_gbps = 0.0, sovereign = false, resilience_class = "R2" }
+    local missing = false
+    for _, f in ipairs(WORKLOAD_REQUIRED) do
+      if v[f] == nil then
+        missing = true
+        problem(ps, file, v, f, ("a workload without 'base' must give '%s'"):format(f))
+      end
+    end
+    if missing then return nil end
+  end
+  for _, f in ipairs(WORKLOAD_FIELDS) do
+    if v[f] ~= nil then w[f] = field_value(f, v[f]) end
+  end
+  return w
+end
+
+local function default_tier(name)
+  local t = find_by_name(DEFAULT_TIERS, name)
+  if not t then return nil end
+  local c = copy(t)
+  c.base = name
+  c.in_region_stated = false
+  return c
+end
+
+-- The tier at parent[key] (a default tier name or a mapping), or nil. The
+-- tier remembers where it was written, for the ladder rules.
+local function resolve_tier(parent, key, file, ps)
+  local v = parent[key]
+  local t
+  if not is_map(v) then
+    t = default_tier(v)
+    if not t then
+      problem(ps, file, parent, key, ("'%s' is not a default tier; the defaults are %s")
+              :format(v, quoted_list(names_of(DEFAULT_TIERS))))
+      return nil
+    end
+  elseif v.base ~= nil then
+    t = default_tier(v.base)
+    if not t then
+      problem(ps, file, v, "base", ("base '%s' is not a default tier; the defaults are %s")
+              :format(v.base, quoted_list(names_of(DEFAULT_TIERS))))
+      return nil
+    end
+  else
+    local missing = false
+    for _, f in ipairs(TIER_REQUIRED) do
+      if v[f] == nil then
+        missing = true
+        problem(ps, file, v, f, ("a tier without 'base' must give '%s'"):format(f))
+      end
+    end
+    if missing then return nil end
+    t = { in_region_stated = false }
+  end
+  if is_map(v) then
+    for _, f in ipairs(TIER_FIELDS) do
+      if v[f] ~= nil then t[f] = field_value(f, v[f]) end
+    end
+    if v.in_region ~= nil then
+      t.in_region_stated = true
+    elseif not t.base then
+      t.in_region = t.name ~= CENTRAL_TIER
+    end
+  end
+  t.loc = { file = file, at = parent, key = key }
+  return t
+end
+
+-- A custom ladder: the list at parent[key]; names must be unique.
+local function resolve_ladder(parent, key, file, ps)
+  local list, tiers, ok = parent[key], {}, true
+  for i = 1, #list do
+    local t = resolve_tier(list, i, file, ps)
+    if not t then
+      ok = false
+    else
+      local _, j = find_by_name(tiers, t.name)
+      if j then
+        ok = false
+        local at, k = list, i
+        if is_map(list[i]) and list[i].name ~= nil then at, k = list[i], "name" end
+        problem(ps, file, at, k, ("tier name '%s' is used twice in the ladder (tiers %d and %d)")
+                :format(t.name, j, i))
+      end
+      tiers[#tiers + 1] = t
+    end
+  end
+  return ok and tiers or nil
+end
+
+local function default_ladder()
+  local tiers = {}
+  for i, t in ipairs(DEFAULT_TIERS) do tiers[i] = default_tier(t.name) end
+  return tiers
+end
+
+-- tier_overrides applied to the ladder in use; keys are exact tier names.
+local function apply_overrides(doc, tiers, file, ps)
+  local o = doc.tier_overrides
+  if o == nil then return end
+  for name, fields in pairs(o) do
+    local t = find_by_name(tiers, name)
+    if not t then
+      problem(ps, file, o, name, ("tier_overrides names '%s', which is not a tier of the "
+              .. "ladder in use (%s)"):format(name, quoted_list(names_of(tiers))), "key")
+    else
+      for _, f in ipairs(TIER_FIELDS) do
+        if fields[f] ~= nil then t[f] = field_value(f, fields[f]) end
+      end
+      if fields.in_region ~= nil then t.in_region_stated = true end
+    end
+  end
+end
+
+-- ---- requests ---------------------------------------------------------------------------
+
+-- Resolve a placement request. opts: file (the request's display path),
+-- ladder = {doc = view, file = path} from --ladder, tier = the -t text (it
+-- overrides the document's), workload = a library record from -w (no
+-- document). Returns the context; rc.problems lists what failed.
+local function resolve_request(doc, opts)
+  local rc = { problems = {}, file = opts.file }
+  local ps = rc.problems
+  if doc then
+    rc.workload = resolve_workload(doc, "workload", opts.file, ps)
+    rc.workload_loc = { file = opts.file, at = doc, key = "workload" }
+  else
+    rc.workload = copy(opts.workload)
+  end
+  if doc and doc.ladder ~= nil then
+    rc.tiers = resolve_ladder(doc, "ladder", opts.file, ps)
+    rc.custom = true
+  elseif opts.ladder then
+    rc.tiers = resolve_ladder(opts.ladder.doc, "tiers", opts.ladder.file, ps)
+    rc.custom = true
+  else
+    rc.tiers = default_ladder()
+  end
+  if rc.tiers and doc then apply_overrides(doc, rc.tiers, opts.file, ps) end
+  if opts.tier ~= nil then
+    rc.declared = { text = opts.tier }
+  elseif doc and doc.tier ~= nil then
+    rc.declared = { text = doc.tier, loc = { file = opts.file, at = doc, key = "tier" } }
+  end
+  if rc.tiers and rc.declared and rc.declared.text ~= "" then
+    local i, how = lookup_tier(rc.tiers, rc.declared.text)
+    if i then
+      rc.declared.index, rc.declared.match = i, how
+    else
+      rc.declared.error = how
+      if rc.declared.loc then
+        problem(ps, opts.file, doc, "tier", how)
+      end
+    end
+  end
+  return rc
+end
+
+-- ---- findings --------------------------------------------------------------------------
+-- The rules' metadata lives in one table (registered below); verbs take the
+-- severities from it.
+
+RULE_INFO = {}
+
+local function finding(list, rule, message, tier, loc, figures)
+  list[#list + 1] = { rule = rule, severity = RULE_INFO[rule].severity, message = message,
+                      tier = tier, loc = loc, figures = figures,
+                      strict = rule:find("^placement%.strict%.") ~= nil }
+end
+
+-- The ladder rules (9.3) on a custom ladder.
+local function ladder_findings(tiers, out)
+  local top = tiers[#tiers]
+  if top.in_region and not top.in_region_stated then
+    local how = top.base and ("is based on '%s'"):format(top.base)
+                or ("has no base and is not named '%s'"):format(CENTRAL_TIER)
+    finding(out, "placement.strict.residency-undeclared",
+      ("top tier '%s' %s, so it is in region without saying so: sovereign workloads may run "
+       .. "there; state in_region"):format(top.name, how), top.name, top.loc)
+  end
+  for i = 2, #tiers do
+    if tiers[i].km_to_user < tiers[i - 1].km_to_user then
+      finding(out, "placement.strict.ladder-order",
+        ("tier '%s' is %s km from the user, nearer than the %s km of '%s' before it: "
+         .. "the ladder must run edge first")
+        :format(tiers[i].name, r(tiers[i].km_to_user), r(tiers[i - 1].km_to_user),
+                tiers[i - 1].name),
+        tiers[i].name, tiers[i].loc,
+        engine.object("km_to_user", tiers[i].km_to_user,
+                      "previous_km_to_user", tiers[i - 1].km_to_user))
+    end
+  end
+end
+
+-- Evaluate a resolved request: verdicts, placement, the check of the
+-- declared tier and every finding of 9.1 and 9.3 (strict ones marked).
+local function analyze_request(rc)
+  local a = evaluate_ladder(rc.workload, rc.tiers)
+  local out = {}
+  a.findings = out
+  local d = rc.declared
+  local loc = d and d.loc
+  if d and d.index then
+    local v = a.verdicts[d.index]
+    a.check = { requested = d.text, tier = v.tier.name, match = d.match, status = v.status,
+                ok = v.status ~= "BLOCKED", index = d.index }
+    if v.status == "BLOCKED" then
+      finding(out, v.rule, ("declared tier '%s' is blocked by the %s gate: %s")
+              :format(v.tier.name, v.gate, v.detail), v.tier.name, loc, v.figures)
+    elseif v.status == "COSTLY" then
+      finding(out, "placement.costly", ("declared tier '%s' is costly: %s")
+              :format(v.tier.name, v.detail), v.tier.name, loc, v.figures)
+    end
+  end
+  if d and d.text == "" then
+    finding(out, "placement.strict.empty-tier",
+      "the declared tier is empty, so no tier is checked", nil, loc)
+  end
+  if a.check and a.check.status ~= "BLOCKED" then
+    local v = a.verdicts[d.index]
+    if v.status == "COSTLY" then
+      for _, other in ipairs(a.verdicts) do
+        if other.status == "VIABLE" then
+          finding(out, "placement.strict.costly-placement",
+            ("declared tier '%s' is costly while tier '%s' is viable"):format(
+              v.tier.name, other.tier.name), v.tier.name, loc)
+          break
+        end
+      end
+    end
+    if a.rec and d.index < a.rec then
+      finding(out, "placement.strict.unforced-edge",
+        ("declared tier '%s' is more edgeward than the recommended '%s', and no gate forces it")
+        :format(v.tier.name, a.verdicts[a.rec].tier.name), v.tier.name, loc)
+    end
+  end
+  if a.check and a.check.match ~= "exact" then
+    finding(out, "placement.strict.tier-abbrev",
+      ("declared tier '%s' names '%s' only by %s; write the full name")
+      :format(d.text, a.check.tier, a.check.match), a.check.tier, loc)
+  end
+  if not a.rec and not a.check then
+    finding(out, "placement.strict.infeasible",
+      ("no tier accepts workload '%s'"):format(rc.workload.name), nil, rc.workload_loc)
+  end
+  if rc.custom then ladder_findings(rc.tiers, out) end
+  return a
+end
+
+-- ---- libraries --------------------------------------------------------------------------
+
+-- The workloads of a workload-library document, or nil with problems.
+local function resolve_library(doc, file, ps)
+  local list, out, ok = doc.workloads, {}, true
+  for i = 1, #list do
+    local w = resolve_workload(list, i, file, ps)
+    if not w then
+      ok = false
+    else
+      local _, j = find_by_name(out, w.name)
+      if j then
+        ok = false
+        problem(ps, file, list, i, ("workload name '%s' is used twice in the library "
+                .. "(workloads %d and %d)"):format(w.name, j, i))
+      end
+      w.loc = { file = file, at = list, key = i }
+      out[#out + 1] = w
+    end
+  end
+  return ok and out or nil
+end
+
+local function infeasible_findings(workloads, rows, out)
+  for i, w in ipairs(workloads) do
+    if not rows[i].rec then
+      finding(out, "placement.strict.infeasible",
+        ("no tier of the ladder accepts workload '%s'"):format(w.name), nil, w.loc)
+    end
+  end
+end
+
+-- ---- fleets (7.6) --------------------------------------------------------------------------
+
+-- Resolve a fleet-pair document (or the defaults when doc is nil).
+local function resolve_fleet(doc, file, ps)
+  local gpus = { order = {} }
+  for _, k in ipairs(GPU_TABLE.order) do
+    gpus[k] = GPU_TABLE[k]
+    gpus.order[#gpus.order + 1] = k
+  end
+  if doc and doc.gpus ~= nil then
+    for k, g in pairs(doc.gpus) do
+      if GPU_TABLE[k] then
+        problem(ps, file, doc.gpus, k, ("GPU '%s' is built in and cannot be redefined"):format(k),
+                "key")
+      else
+        gpus[k] = { watts = g.watts + 0.0, tflops_fp8 = g.tflops_fp8 + 0.0 }
+        gpus.order[#gpus.order + 1] = k
+      end
+    end
+  end
+  local sides = {}
+  for _, side in ipairs({ "tower", "hub" }) do
+    local dflt = FLEET_DEFAULTS[side]
+    local s = { side = side, sites = dflt.sites, gpu = dflt.gpu,
+                gpu_loc = { file = file, at = doc, key = side, ptr = "/" .. side .. "/gpu" } }
+    local v = doc and doc[side]
+    local t
+    if v ~= nil and v.tier ~= nil then
+      t = resolve_tier(v, "tier", file, ps)
+    else
+      t = default_tier(dflt.tier)
+    end
+    if v ~= nil then
+      if v.sites ~= nil then s.sites = v.sites end
+      s.gpu_loc = { file = file, at = v, key = "gpu" }
+      if v.gpu ~= nil then
+        s.gpu = v.gpu
+        if not gpus[v.gpu] then
+          problem(ps, file, v, "gpu", ("GPU '%s' is not in the GPU table (%s)")
+                  :format(v.gpu, quoted_list(gpus.order)))
+        end
+      end
+    end
+    if not doc then s.gpu_loc = nil end
+    s.tier = t
+    sides[side] = s
+  end
+  return { gpus = gpus, tower = sides.tower, hub = sides.hub }
+end
+
+local function fleet_side(s, gpus)
+  local t, g = s.tier, gpus[s.gpu]
+  local per_power = power_gpus(t.ai_power_kw, g.watts)
+  local per_fabric = t.max_fabric_gpus
+  local per = per_power < per_fabric and per_power or per_fabric
+  local bound = per_fabric < per_power and "fabric" or per_power < per_fabric and "power"
+                or "both"
+  local gpus_n = per * s.sites
+  local ai_mw = (t.ai_power_kw * s.sites) / 1000.0
+  local consumed = ((gpus_n * g.watts) * CONST.POWER_OVERHEAD) / 1e6
+  local stranded = ai_mw == 0 and 0.0 or 1.0 - consumed / ai_mw
+  local pflops = (gpus_n * g.tflops_fp8) / 1000.0
+  local ppmw = ai_mw == 0 and 0.0 or pflops / ai_mw
+  local hostable = {}
+  for _, w in ipairs(LIBRARY) do
+    if evaluate(w, t).status ~= "BLOCKED" then hostable[#hostable + 1] = w.name end
+  end
+  return { tier = t.name, sites = s.sites, gpu = s.gpu, gpu_watts = g.watts,
+           gpu_tflops_fp8 = g.tflops_fp8, power_gpus_per_site = per_power,
+           fabric_gpus_per_site = per_fabric, gpus_per_site = per, bound_by = bound,
+           gpus = gpus_n, ai_mw = ai_mw, consumed_mw = consumed, stranded_fraction = stranded,
+           pflops_fp8 = pflops, pflops_per_mw = ppmw, hostable = hostable,
+           max_gpu_watts = t.max_gpu_watts }
+end
+
+local function fleet_findings(f, out)
+  for _, side in ipairs({ "tower", "hub" }) do
+    local s, g = f[side], f.gpus[f[side].gpu]
+    if g.watts > s.tier.max_gpu_watts then
+      finding(out, "placement.strict.fleet-envelope",
+        ("%s fleet: GPU '%s' draws %s W, over tier '%s''s %s W envelope (max_gpu_watts)")
+        :format(side, s.gpu, r(g.watts), s.tier.name, r(s.tier.max_gpu_watts)),
+        s.tier.name, s.gpu_loc,
+        engine.object("gpu_watts", g.watts, "max_gpu_watts", s.tier.max_gpu_watts))
+    end
+  end
+end
+
+-- The fleet comparison: both sides, the ratio and the rounded summary.
+local function compare_fleet(f)
+  local tw, hb = fleet_side(f.tower, f.gpus), fleet_side(f.hub, f.gpus)
+  local ratio = tw.pflops_per_mw == 0 and INF or hb.pflops_per_mw / tw.pflops_per_mw
+  local rnd = engine.round
+  local summary = {}
+  for _, p in ipairs({ { "tower", tw }, { "hub", hb } }) do
+    local k, s = p[1], p[2]
+    summary[k] = { sites = s.sites, gpus = s.gpus, ai_mw = rnd(s.ai_mw, 1),
+                   consumed_mw = rnd(s.consumed_mw, 1),
+                   stranded_pct = rnd(s.stranded_fraction * 100, 0),
+                   pflops_fp8 = rnd(s.pflops_fp8, 0), pflops_per_mw = rnd(s.pflops_per_mw, 0),
+                   quantum = s.gpus_per_site, hostable = #s.hostable }
+  end
+  summary.ratio = ratio ~= INF and rnd(ratio, 1) or INF
+  return { tower = tw, hub = hb, ratio = ratio, summary = summary }
+end
+
+-- ---- model calls (5.7) --------------------------------------------------------------------
+
+-- The signatures of the models as documents call them: argument names in
+-- order, defaults (nil: required), and how the value reads.
+MODEL_SIGNATURES = {
+  one_way_us = { { "km" }, { "us_per_km", CONST.FIBER_US_PER_KM } },
+  rtt_ms = { { "km" }, { "us_per_km", CONST.FIBER_US_PER_KM } },
+  bdp_mb = { { "rate_gbps" }, { "km" }, { "us_per_km", CONST.FIBER_US_PER_KM } },
+  pfc_headroom_mb = { { "rate_gbps" }, { "km" }, { "mult", CONST.PFC_HEADROOM_BDP_MULT } },
+  pfc_max_lossless_km = { { "rate_gbps" }, { "headroom_mb" },
+                          { "mult", CONST.PFC_HEADROOM_BDP_MULT } },
+  ib_credit_max_km = { { "rate_gbps" }, { "vl_buffer_kb", CONST.IB_VL_BUFFER_KB + 0.0 } },
+  ring_allreduce_ms = { { "n_ranks" }, { "payload_gb" }, { "bw_gbps" },
+                        { "one_way_latency_us" } },
+  sync_step_efficiency = { { "n_ranks" }, { "payload_gb" }, { "inter_site_gbps" },
+                           { "compute_ms" }, { "distance_km" }, { "overlap_fraction", 1.0 },
+                           { "us_per_km", CONST.FIBER_US_PER_KM } },
+  latency_domain = { { "km" }, result = "domain" },
+  collectives_allowed = { { "km" }, result = "boolean" },
+  power_gpus = { { "ai_power_kw" }, { "gpu_watts" }, { "overhead", CONST.POWER_OVERHEAD },
+                 result = "integer" },
+  haversine_km = { { "lat1" }, { "lon1" }, { "lat2" }, { "lon2" },
+                   { "radius_km", CONST.EARTH_R_KM } },
+}
+MODEL_ORDER = { "one_way_us", "rtt_ms", "bdp_mb", "pfc_headroom_mb", "pfc_max_lossless_km",
+                "ib_credit_max_km", "ring_allreduce_ms", "sync_step_efficiency",
+                "latency_domain", "collectives_allowed", "power_gpus", "haversine_km" }
+
+local function model_value(sig, x)
+  if sig.result == "domain" then return DOMAIN_NAMES[math.floor(x) + 1] end
+  if sig.result == "boolean" then return x == 1 end
+  if sig.result == "integer" then return math.floor(x) end
+  return x
+end
+
+-- Evaluate the calls of a placement-model-calls document. Returns the
+-- results, each {model, names, values, value}; problems name the call.
+local function run_calls(doc, file, ps)
+  local results, calls = {}, doc.calls
+  for i = 1, #calls do
+    local c = calls[i]
+    local short = c.model:gsub("^placement%.", "")
+    local sig = MODEL_SIGNATURES[short]
+    local where = ("call %d (%s)"):format(i, c.model)
+    if not sig then
+      problem(ps, file, c, "model", ("%s: no placement model is named '%s'; the models are %s")
+              :format(where, c.model, quoted_list(MODEL_ORDER)))
+    else
+      local vals, names, bad = {}, {}, false
+      local given = c.args
+      local function arg_problem(key, msg)
+        bad = true
+        problem(ps, file, given or c, given and key or "args", ("%s: %s"):format(where, msg))
+      end
+      if given ~= nil and engine.type(given) == "list" then
+        if #given > #sig then
+          arg_problem(#sig + 1, ("the model takes %d arguments, the call gives %d")
+                      :format(#sig, #given))
+        end
+        for k = 1, math.min(#given, #sig) do vals[k] = given[k] end
+      elseif given ~= nil then
+        for name in pairs(given) do
+          local known = false
+          for _, a in ipairs(sig) do known = known or a[1] == name end
+          if not known then
+            local all = {}
+            for k, a in ipairs(sig) do all[k] = a[1] end
+            arg_problem(name, ("the model has no argument '%s'; its arguments are %s")
+                        :format(name, quoted_list(all)))
+          end
+        end
+        for k, a in ipairs(sig) do vals[k] = given[a[1]] end
+      end
+      for k, a in ipairs(sig) do
+        names[k] = a[1]
+        if vals[k] == nil then
+          if a[2] == nil then
+            arg_problem(engine.type(given) == "list" and k or a[1],
+                        ("argument '%s' has no default and is missing"):format(a[1]))
+          else
+            vals[k] = a[2]
+          end
+        elseif a[1] == "n_ranks" then
+          if engine.type(vals[k]) ~= "int" then
+            arg_problem(engine.type(given) == "list" and k or a[1],
+                        ("n_ranks must be an integer, not %s"):format(r(vals[k])))
+          end
+        else
+          vals[k] = vals[k] + 0.0
+        end
+      end
+      if not bad then
+        local named = {}
+        for k = 1, #sig do named[names[k]] = vals[k] end
+        local ok, x = pcall(M[short], named)
+        if not ok then
+          local msg = tostring(x):gsub("^[^:]*:%d+: ", "")
+          -- Point at the argument the model refused, when the call gave it.
+          local at, key = c, given ~= nil and "args" or "model"
+          local arg = msg:match("^bad argument '([%w_]+)'")
+          for k, name in ipairs(names) do
+            if given ~= nil and name == arg then
+              local gk = engine.type(given) == "list" and k or name
+              if given[gk] ~= nil then at, key = given, gk end
+            end
+          end
+          problem(ps, file, at, key, ("%s: %s"):format(where, msg))
+        else
+          results[#results + 1] = { model = "placement." .. short, names = names,
+                                    values = vals, value = model_value(sig, x) }
+        end
+      end
+    end
+  end
+  return results
+end
+
+-- ---- what commands.lua and validation.lua use ----------------------------------------------
+
+PL = {
+  evaluate = evaluate, evaluate_ladder = evaluate_ladder, place = place,
+  tier_figures = tier_figures, lookup_tier = lookup_tier, find_by_name = find_by_name,
+  names_of = names_of, quoted_list = quoted_list, copy = copy,
+  default_tier = default_tier, default_ladder = default_ladder,
+  resolve_request = resolve_request, resolve_ladder = resolve_ladder,
+  resolve_library = resolve_library, resolve_fleet = resolve_fleet,
+  analyze_request = analyze_request, ladder_findings = ladder_findings,
+  infeasible_findings = infeasible_findings, fleet_findings = fleet_findings,
+  compare_fleet = compare_fleet, run_calls = run_calls,
+  one_way_us = one_way_us, rtt_ms = rtt_ms, power_gpus = power_gpus,
+}
+
+-- ---- lint: the same analysis per document kind ------------------------------------------
+
+-- Problems and findings of one linted document, by kind.
+local function lint_analysis(doc, kind, file)
+  local ps, out = {}, {}
+  if kind == "placement-request" then
+    local rc = resolve_request(doc, { file = file })
+    if #rc.problems == 0 then out = analyze_request(rc).findings end
+    ps = rc.problems
+  elseif kind == "tier-ladder" then
+    local tiers = resolve_ladder(doc, "tiers", file, ps)
+    if tiers then ladder_findings(tiers, out) end
+  elseif kind == "workload-library" then
+    local ws = resolve_library(doc, file, ps)
+    if ws then
+      local tiers, rows = default_ladder(), {}
+      for i, w in ipairs(ws) do rows[i] = evaluate_ladder(w, tiers) end
+      infeasible_findings(ws, rows, out)
+    end
+  elseif kind == "fleet-pair" then
+    local f = resolve_fleet(doc, file, ps)
+    if #ps == 0 then fleet_findings(f, out) end
+  elseif kind == "placement-model-calls" then
+    run_calls(doc, file, ps)
+  end
+  return { problems = ps, findings = out }
+end
+
+local KINDS = { "placement-request", "tier-ladder", "workload-library", "fleet-pair",
+                "placement-model-calls" }
+
+local function emit(ctx, f)
+  local loc = f.loc
+  if not loc then
+    ctx:fail{ message = f.message, figures = f.figures }
+  elseif loc.ptr and not loc.at[loc.key] then
+    ctx:fail{ at = loc.ptr, message = f.message, figures = f.figures }
+  else
+    ctx:fail{ at = loc.at, key = loc.key, on = loc.on, message = f.message,
+              figures = f.figures }
+  end
+end
+
+engine.rule {
+  id       = "placement.resolve",
+  kind     = KINDS,
+  severity = "error",
+  stage    = "input",
+  summary  = "a placement document must resolve: known names, unique names, complete objects",
+  fix      = "name a library workload or default tier exactly, give every field an object "
+             .. "without base needs, keep names unique, call models within their domains",
+  check    = function(doc, ctx)
+    for _, p in ipairs(lint_analysis(doc, ctx.kind, ctx.file).problems) do
+      ctx:fail{ at = p.at, key = p.key, on = p.on, message = p.message }
+    end
+  end,
+}
+
+-- The rules of 9.1 and 9.3, in evaluation order. Each emits the findings of
+-- the shared analysis that carry its id.
+local RULES = {
+  { id = "placement.fabric", severity = "error", kind = "placement-request",
+    summary = "the declared tier must not be blocked by the fabric gate",
+    fix = "declare a tier whose fabric carries the workload's collective and GPU count" },
+  { id = "placement.power", severity = "error", kind = "placement-request",
+    summary = "the declared tier must not be blocked by the power gate",
+    fix = "declare a tier whose GPU envelope and AI power carry the workload" },
+  { id = "placement.latency", severity = "error", kind = "placement-request",
+    summary = "the declared tier must not be blocked by the latency gate",
+    fix = "declare a tier near enough to meet the SLA (R0: the 100 µs fronthaul budget)" },
+  { id = "placement.gravity", severity = "error", kind = "placement-request",
+    summary = "a sovereign workload must not be declared on an out-of-region tier",
+    fix = "declare an in-region tier for a sovereign workload" },
+  { id = "placement.costly", severity = "warning", kind = "placement-request",
+    summary = "the declared tier hauls the workload's local ingest beyond the metro edge",
+    fix = "move the workload within 20 km of its data, or accept the backhaul bill" },
+  { id = "placement.strict.empty-tier", severity = "error", kind = "placement-request",
+    summary = "the declared tier must not be the empty string",
+    fix = "declare the tier the workload runs on, or remove tier:" },
+  { id = "placement.strict.costly-placement", severity = "error", kind = "placement-request",
+    summary = "a costly tier must not be declared while some tier is viable",
+    fix = "declare the viable tier" },
+  { id = "placement.strict.unforced-edge", severity = "error", kind = "placement-request",
+    summary = "a tier more edgeward than the recommendation must be forced by a gate",
+    fix = "declare the recommended tier, or show the gate that forces the edge" },
+  { id = "placement.strict.tier-abbrev", severity = "warning", kind = "placement-request",
+    summary = "the declared tier should be written in full, not as a prefix or substring",
+    fix = "write the tier's full name" },
+  { id = "placement.strict.infeasible", severity = "error",
+    kind = { "placement-request", "workload-library" },
+    summary = "a workload must fit some tier of the ladder",
+    fix = "change the workload or the ladder so that some tier accepts it" },
+  { id = "placement.strict.residency-undeclared", severity = "error",
+    kind = { "placement-request", "tier-ladder" },
+    summary = "a custom ladder's top tier must state in_region",
+    fix = "write in_region: false (or true, deliberately) on the top tier" },
+  { id = "placement.strict.ladder-order", severity = "error",
+    kind = { "placement-request", "tier-ladder" },
+    summary = "a custom ladder must run edge first (km_to_user never decreasing)",
+    fix = "order the tiers from the edge to the centre" },
+  { id = "placement.strict.fleet-envelope", severity = "error", kind = "fleet-pair",
+    summary = "a fleet side's GPU must fit its tier's max_gpu_watts",
+    fix = "choose a GPU within the tier's envelope, or raise the envelope" },
+}
+
+RULE_INFO["placement.resolve"] = { severity = "error" }
+for _, spec in ipairs(RULES) do
+  RULE_INFO[spec.id] = { severity = spec.severity }
+  engine.rule {
+    id = spec.id, kind = spec.kind, severity = spec.severity, summary = spec.summary,
+    fix = spec.fix,
+    check = function(doc, ctx)
+      local a = ctx:once("placement", function()
+        return lint_analysis(doc, ctx.kind, ctx.file)
+      end)
+      for _, f in ipairs(a.findings) do
+        if f.rule == ctx.rule then emit(ctx, f) end
+      end
+    end,
+  }
+end

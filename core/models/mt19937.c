@@ -6,6 +6,7 @@
  * arithmetic modulo 2^32 plus the two double expressions Python uses.
  */
 #include "core/models/mt19937.h"
+#include "core/models/seed_words.h"
 
 #include <math.h>
 #include <string.h>
@@ -68,37 +69,11 @@ void mt19937_seed_int64(struct mt19937 *m, int64_t seed)
 
 int mt19937_seed_decimal(struct mt19937 *m, const char *dec)
 {
-	/* 4300 decimal digits need at most 447 words of 32 bits. */
-	uint32_t key[460];
-	size_t n = 1, i;
-	const char *p = dec;
+	uint32_t key[SEED_WORDS_MAX];
+	size_t n;
 
-	if (*p == '-' || *p == '+')
-		p++;
-	if (!*p)
+	if (seed_words_from_decimal(dec, 1, key, &n) < 0)
 		return -1;
-	memset(key, 0, sizeof key);
-	for (; *p; p++) {
-		uint64_t carry;
-
-		if (*p < '0' || *p > '9')
-			return -1;
-		carry = (uint64_t)(*p - '0');
-		/* key = key * 10 + digit, in base 2^32. */
-		for (i = 0; i < n; i++) {
-			uint64_t v = (uint64_t)key[i] * 10 + carry;
-
-			key[i] = (uint32_t)v;
-			carry = v >> 32;
-		}
-		if (carry) {
-			if (n == sizeof key / sizeof key[0])
-				return -1;
-			key[n++] = (uint32_t)carry;
-		}
-	}
-	while (n > 1 && key[n - 1] == 0)
-		n--;
 	mt19937_seed_key(m, key, n);
 	return 0;
 }

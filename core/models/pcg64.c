@@ -7,6 +7,7 @@
  * compiler from fusing them.
  */
 #include "core/models/pcg64.h"
+#include "core/models/seed_words.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -97,35 +98,11 @@ void pcg64_seed_u64(struct pcg64 *g, uint64_t seed)
 
 int pcg64_seed_decimal(struct pcg64 *g, const char *dec)
 {
-	uint32_t key[460];
-	size_t n = 1, i;
-	const char *p = dec;
+	uint32_t key[SEED_WORDS_MAX];
+	size_t n;
 
-	if (*p == '+')
-		p++;
-	if (!*p)
+	if (seed_words_from_decimal(dec, 0, key, &n) < 0)
 		return -1;
-	memset(key, 0, sizeof key);
-	for (; *p; p++) {
-		uint64_t carry;
-
-		if (*p < '0' || *p > '9')
-			return -1;
-		carry = (uint64_t)(*p - '0');
-		for (i = 0; i < n; i++) {
-			uint64_t v = (uint64_t)key[i] * 10 + carry;
-
-			key[i] = (uint32_t)v;
-			carry = v >> 32;
-		}
-		if (carry) {
-			if (n == sizeof key / sizeof key[0])
-				return -1;
-			key[n++] = (uint32_t)carry;
-		}
-	}
-	while (n > 1 && key[n - 1] == 0)
-		n--;
 	seed_words(g, key, n);
 	return 0;
 }

@@ -184,8 +184,11 @@ $(BARE): tests/bench/bare_parse.c Makefile
 	@mkdir -p $(@D)
 	$(CC) -O2 -o $@ $< $(shell $(PKG_CONFIG) --libs yaml-0.1)
 
+# run.sh is the engine's own; every other tests/bench/<pack>.sh is a pack's.
 bench: all $(BARE)
 	@sh tests/bench/run.sh $(BIN) $(BARE)
+	@for s in $(filter-out tests/bench/run.sh,$(wildcard tests/bench/*.sh)); do \
+	  echo; echo "== $$s"; sh $$s $(B) || exit 1; done
 
 install: all
 	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \

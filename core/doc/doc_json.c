@@ -11,6 +11,7 @@
  * surrogate escapes kept as WTF-8. Nothing here prints or keeps state.
  */
 #include "core/doc/doc.h"
+#include "core/util/grow.h"
 
 #include <locale.h>
 #include <math.h>
@@ -115,26 +116,6 @@ static int jnomem(struct jparser *jp)
 		jp->err->limit_value = (long long)jp->d->arena.cap;
 	}
 	return -1;
-}
-
-static int grow(void **p, size_t *alloc, size_t need, size_t size)
-{
-	size_t na = *alloc ? *alloc : 16;
-	void *v;
-
-	if (need <= *alloc)
-		return 0;
-	while (na < need) {
-		if (na > SIZE_MAX / 2 / size)
-			return -1;
-		na *= 2;
-	}
-	v = realloc(*p, na * size);
-	if (!v)
-		return -1;
-	*p = v;
-	*alloc = na;
-	return 0;
 }
 
 static struct node *new_node(struct jparser *jp, enum node_type t)
@@ -311,7 +292,7 @@ static int to_double(struct jparser *jp, const char *s, size_t len, double *out)
 {
 	locale_t old;
 
-	if (grow((void **)&jp->num, &jp->num_alloc, len + 1, 1) < 0)
+	if (grow_array(&jp->num, &jp->num_alloc, len + 1, 1) < 0)
 		return -1;
 	memcpy(jp->num, s, len);
 	jp->num[len] = '\0';
@@ -471,7 +452,7 @@ static struct node *parse_scalar(struct jparser *jp)
 
 static int push_item(struct jparser *jp, struct node *n)
 {
-	if (grow((void **)&jp->items, &jp->items_alloc, jp->nitems + 1,
+	if (grow_array(&jp->items, &jp->items_alloc, jp->nitems + 1,
 		 sizeof *jp->items) < 0) {
 		diag_set(jp->err, DIAG_E_NOMEM, jp->line, jp->col,
 			 "out of memory reading JSON");
@@ -695,7 +676,7 @@ static int parse(struct jparser *jp)
 				return -1;
 			if (!top)
 				jp->d->root = n;
-			if (grow((void **)&jp->st, &jp->st_alloc, jp->depth + 1,
+			if (grow_array(&jp->st, &jp->st_alloc, jp->depth + 1,
 				 sizeof *jp->st) < 0)
 				return jfail(jp, DIAG_E_NOMEM,
 					     "out of memory reading JSON");

@@ -10,29 +10,13 @@
  * validates a document or prints.
  */
 #include "core/schema/schema_int.h"
+#include "core/util/grow.h"
 
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-int sch_grow(void *pp, size_t *alloc, size_t n, size_t size)
-{
-	void **p = pp;
-	size_t na;
-	void *q;
-
-	if (n < *alloc)
-		return 0;
-	na = *alloc ? *alloc * 2 : 16;
-	q = realloc(*p, na * size);
-	if (!q)
-		return -1;
-	*p = q;
-	*alloc = na;
-	return 0;
-}
 
 int sch_nomem(struct sch_comp *c)
 {
@@ -321,7 +305,7 @@ static int kw_pattern(struct sch_comp *c, struct sch_node *sn,
 	if (val->type != NODE_STR)
 		return sch_cerr(c, key, "'pattern' must be a string, found %s",
 			    sch_found_word(val));
-	if (sch_grow(&s->res, &s->ares, s->nres, sizeof *s->res) < 0)
+	if (grow_array(&s->res, &s->ares, s->nres + 1, sizeof *s->res) < 0)
 		return sch_nomem(c);
 	diag_init(&rerr);
 	sn->re = re_compile(val->v.str.s, val->v.str.len, 0,
@@ -708,7 +692,7 @@ struct sch_node *sch_compile_node(struct sch_comp *c, const struct node *src)
 	if (sn)
 		return sn;
 	sn = arena_calloc(&c->s->arena, 1, sizeof *sn);
-	if (!sn || sch_grow(&c->nodes, &c->anodes, c->nnodes, sizeof *c->nodes) < 0 ||
+	if (!sn || grow_array(&c->nodes, &c->anodes, c->nnodes + 1, sizeof *c->nodes) < 0 ||
 	    sch_memo_put(c, src, sn) < 0) {
 		sch_nomem(c);
 		return NULL;

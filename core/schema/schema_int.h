@@ -225,7 +225,6 @@ struct sch_keyword {
 extern const struct sch_keyword sch_root_keys[];
 
 /* Grow a malloc'd array so that index n fits. Returns 0 or -1. */
-int sch_grow(void *pp, size_t *alloc, size_t n, size_t size);
 
 /* Set DIAG_E_NOMEM; returns -1. */
 int sch_nomem(struct sch_comp *c);

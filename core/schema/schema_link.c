@@ -10,6 +10,7 @@
  * explicit stack, not recursion, because a chain of $defs can be long.
  */
 #include "core/schema/schema_int.h"
+#include "core/util/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +203,7 @@ static int sibling(struct sch_comp *c, const struct node *key,
 	    !root)
 		return sch_cerr(c, key, "'$ref' '%s': cannot load '%s'%s%s",
 				text, nm, lerr.msg[0] ? ": " : "", lerr.msg);
-	if (sch_grow(&c->files, &c->afiles, c->nfiles, sizeof *c->files) < 0)
+	if (grow_array(&c->files, &c->afiles, c->nfiles + 1, sizeof *c->files) < 0)
 		return sch_nomem(c);
 	f = &c->files[c->nfiles];
 	f->name = nm;
@@ -258,7 +259,7 @@ int sch_ref_queue(struct sch_comp *c, struct sch_node *sn,
 	sn->ref_spath = sch_cstrdup(c, sbuf_cstr(&c->spath), c->spath.len);
 	sn->ref_line = key->line;
 	sn->ref_col = key->col;
-	if (sch_grow(&c->work, &c->awork, c->nwork, sizeof *c->work) < 0)
+	if (grow_array(&c->work, &c->awork, c->nwork + 1, sizeof *c->work) < 0)
 		return sch_nomem(c);
 	p = &c->work[c->nwork++];
 	p->from = sn;
@@ -421,7 +422,7 @@ struct schema *schema_compile(const struct node *root, const char *display,
 	c.env = env;
 	c.err = err;
 	sbuf_init(&c.spath);
-	if (sch_grow(&c.files, &c.afiles, 0, sizeof *c.files) < 0) {
+	if (grow_array(&c.files, &c.afiles, 1, sizeof *c.files) < 0) {
 		sch_nomem(&c);
 		goto out;
 	}

@@ -12,6 +12,7 @@
  * every path. Nothing here prints or keeps global state.
  */
 #include "core/yaml/yaml_int.h"
+#include "core/util/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -224,28 +225,6 @@ static int count_node(struct loader *ld, size_t expanded, uint32_t line,
 	return 0;
 }
 
-/* ---- growable scratch arrays (malloc, reused across documents) -------- */
-
-int yaml_grow(void **p, size_t *alloc, size_t need, size_t size)
-{
-	size_t na = *alloc ? *alloc : 16;
-	void *v;
-
-	if (need <= *alloc)
-		return 0;
-	while (na < need) {
-		if (na > SIZE_MAX / 2 / size)
-			return -1;
-		na *= 2;
-	}
-	v = realloc(*p, na * size);
-	if (!v)
-		return -1;
-	*p = v;
-	*alloc = na;
-	return 0;
-}
-
 /* ---- anchors ---------------------------------------------------------- */
 
 static size_t name_hash(const char *s)
@@ -299,7 +278,7 @@ static int add_anchor(struct loader *ld, const yaml_char_t *name,
 			 shown);
 		return yaml_fail(ld, DIAG_E_YAML, n->line, n->col, msg);
 	}
-	if (yaml_grow((void **)&ld->anchors, &ld->anchors_alloc,
+	if (grow_array(&ld->anchors, &ld->anchors_alloc,
 		      ld->nanchors + 1, sizeof *ld->anchors) < 0)
 		return yaml_fail_malloc(ld);
 	if (ld->ahash_size < 2 * (ld->nanchors + 1)) {
@@ -378,7 +357,7 @@ static int add_node(struct loader *ld, struct node *n, size_t size)
 			? "'<<' (the merge key) can only be a mapping key"
 			: "'=' (the value key) can only be a mapping key");
 	}
-	if (yaml_grow((void **)&ld->items, &ld->items_alloc, ld->nitems + 1,
+	if (grow_array(&ld->items, &ld->items_alloc, ld->nitems + 1,
 		      sizeof *ld->items) < 0)
 		return yaml_fail_malloc(ld);
 	ld->items[ld->nitems++] = n;
@@ -390,7 +369,7 @@ static int add_span(struct loader *ld, const yaml_event_t *ev, int block)
 {
 	struct yaml_span *s;
 
-	if (yaml_grow((void **)&ld->spans, &ld->spans_alloc, ld->nspans + 1,
+	if (grow_array(&ld->spans, &ld->spans_alloc, ld->nspans + 1,
 		      sizeof *ld->spans) < 0)
 		return yaml_fail_malloc(ld);
 	s = &ld->spans[ld->nspans++];
@@ -536,7 +515,7 @@ static int on_start(struct loader *ld, const yaml_event_t *ev, int is_map)
 	}
 	if (anchor && add_anchor(ld, anchor, n, 1, &aidx) < 0)
 		return -1;
-	if (yaml_grow((void **)&ld->frames, &ld->frames_alloc, ld->depth + 1,
+	if (grow_array(&ld->frames, &ld->frames_alloc, ld->depth + 1,
 		      sizeof *ld->frames) < 0)
 		return yaml_fail_malloc(ld);
 	fr = &ld->frames[ld->depth++];
@@ -620,7 +599,7 @@ static int new_doc(struct loader *ld, uint32_t line)
 {
 	struct doc *d;
 
-	if (yaml_grow((void **)&ld->f->docs, &ld->docs_alloc, ld->f->ndocs + 1,
+	if (grow_array(&ld->f->docs, &ld->docs_alloc, ld->f->ndocs + 1,
 		      sizeof *ld->f->docs) < 0)
 		return yaml_fail_malloc(ld);
 	d = malloc(sizeof *d);

@@ -175,7 +175,6 @@ void yaml_defer(struct loader *ld, enum diag_code code, uint32_t line,
 
 /* Grow a malloc'd array to hold 'need' elements (doubling). Returns 0 or
  * -1 (the array is unchanged). */
-int yaml_grow(void **p, size_t *alloc, size_t need, size_t size);
 
 /* Build the mapping of the top frame from its children (keys and values
  * alternating in ld->items). Returns 0 or -1 with ld->err set. */

@@ -8,6 +8,7 @@
  * recurses.
  */
 #include "core/yaml/yaml_int.h"
+#include "core/util/grow.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -94,7 +95,7 @@ static int keyset_init(struct loader *ld, struct keyset *ks,
 	ks->out = out;
 	ks->n = 0;
 	ks->ns = 0;
-	if (yaml_grow((void **)&ld->kfirst, &ld->kfirst_alloc, cap + 1,
+	if (grow_array(&ld->kfirst, &ld->kfirst_alloc, cap + 1,
 		      sizeof *ld->kfirst) < 0)
 		return -1;
 	if (cap <= KEYSET_LINEAR)

@@ -16,21 +16,6 @@
 
 #include "core/util/utf8.h"
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static int is_sign(char c)
-{
-	return c == '-' || c == '+';
-}
-
-static int word_is(const char *s, size_t n, const char *w)
-{
-	return strlen(w) == n && memcmp(s, w, n) == 0;
-}
-
 /* ---- Python's int() and float() text ---------------------------------- */
 
 /* The byte length of a character of Python's whitespace set at s, or 0. */

@@ -198,4 +198,20 @@ struct yaml_span {
 int yaml_scan_comments(struct yaml_file *f, const struct yaml_span *spans,
 		       size_t nspans);
 
+/* Character and word tests shared by the resolver and the constructors. */
+static inline int is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline int is_sign(char c)
+{
+	return c == '-' || c == '+';
+}
+
+static inline int word_is(const char *s, size_t n, const char *w)
+{
+	return strlen(w) == n && memcmp(s, w, n) == 0;
+}
+
 #endif

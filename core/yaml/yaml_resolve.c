@@ -9,22 +9,7 @@
 
 #include <string.h>
 
-static int is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
-static int is_sign(char c)
-{
-	return c == '-' || c == '+';
-}
-
 /* ---- the implicit resolvers (spec/yaml.md 2.2) ------------------------ */
-
-static int word_is(const char *s, size_t n, const char *w)
-{
-	return strlen(w) == n && memcmp(s, w, n) == 0;
-}
 
 static int match_bool(const char *s, size_t n)
 {

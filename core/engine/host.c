@@ -199,20 +199,33 @@ static int h_report(void *ud, const struct findings *fs, const char *file,
 	r.version = ENGINE_VERSION;
 	r.rules.find = lookup_rule;
 	r.rules.ud = w;
-	lf = lint_report_add_file(&r, file);
-	if (!lf) {
-		lint_report_release(&r);
-		diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory");
-		return -1;
-	}
-	for (i = 0; i < fs->n; i++)
+	/* A finding that names a file (one record of several, say) is
+	 * reported under it, files in order of first mention; the others,
+	 * and an empty report, under 'file'. */
+	for (i = 0; i < fs->n; i++) {
+		const char *fname = fs->items[i].file ? fs->items[i].file : file;
+		size_t k;
+
+		for (k = 0; k < r.nfiles; k++)
+			if (strcmp(r.files[k].display, fname) == 0)
+				break;
+		if (k == r.nfiles && !lint_report_add_file(&r, fname))
+			goto nomem;
+		lf = &r.files[k];
 		findings_add(&lf->fs, &fs->items[i]);
+	}
+	if (!r.nfiles && !lint_report_add_file(&r, file))
+		goto nomem;
 	lint_report_finish(&r, 0);
 	rc = report_write(&r, (enum report_format)f, out);
 	lint_report_release(&r);
 	if (rc < 0)
 		diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory");
 	return rc;
+nomem:
+	lint_report_release(&r);
+	diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory");
+	return -1;
 }
 
 void worker_host(struct worker *w)

@@ -450,11 +450,25 @@ static void run_fixture(struct engine *e, const struct packref *p,
 		}
 	}
 	{
-		const char *ops[1];
+		/* Operands in args (files linted in the same run before the
+		 * fixture, for run-level rules) are relative to the folder. */
+		size_t nextra = lo.operands ? lo.noperands : 0, k;
+		const char **ops = calloc(nextra + 1, sizeof *ops);
+		char (*extra)[PATH_MAX] = calloc(nextra + 1, sizeof *extra);
 
-		ops[0] = path;
+		if (!ops || !extra) {
+			free(ops);
+			free(extra);
+			problem(t, "out of memory");
+			goto done;
+		}
+		for (k = 0; k < nextra; k++) {
+			snprintf(extra[k], PATH_MAX, "%s/%s", dir, lo.operands[k]);
+			ops[k] = extra[k];
+		}
+		ops[nextra] = path;
 		lo.operands = ops;
-		lo.noperands = 1;
+		lo.noperands = nextra + 1;
 		lo.packs = &pack;
 		lo.npacks = 1;
 		lo.no_config = 1;
@@ -464,13 +478,13 @@ static void run_fixture(struct engine *e, const struct packref *p,
 		if (rc < 0) {
 			problem(t, "the lint run failed: %s",
 				o.errors.n ? o.errors.items[0].message : "?");
-		} else if (r.nfiles != 1) {
+		} else if (r.nfiles != 1 + nextra) {
 			if (!have_x || strcmp(doc_get(x.root, "verdict")->v.str.s, "pass") != 0 ||
 			    r.nfiles != 0)
 				problem(t, "the fixture was not checked (no document was routed to pack '%s')",
 					pack);
 		} else {
-			const struct lint_file *lf = &r.files[0];
+			const struct lint_file *lf = &r.files[nextra];
 			const char *want = have_x ? doc_get(x.root, "verdict")->v.str.s : "pass";
 
 			if (strcmp(want, verdict_word(lf->verdict)) != 0)
@@ -504,6 +518,8 @@ static void run_fixture(struct engine *e, const struct packref *p,
 		lo.operands = NULL;
 		lo.packs = NULL;
 		lo.npacks = 0;
+		free(ops);
+		free(extra);
 	}
 	if (have_x) {
 		static const char *const lists[] = { "findings", "contains", "suppressed" };

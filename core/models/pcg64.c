@@ -224,20 +224,35 @@ uint64_t pcg64_bounded(struct pcg64 *g, uint64_t m)
 	return v;
 }
 
+/* Swap two elements through a small buffer, a chunk at a time, so that an
+ * element of any size is shuffled (not silently left in place). */
+static void swap_elements(unsigned char *x, unsigned char *y, size_t size)
+{
+	unsigned char tmp[64];
+
+	while (size) {
+		size_t k = size < sizeof tmp ? size : sizeof tmp;
+
+		memcpy(tmp, x, k);
+		memcpy(x, y, k);
+		memcpy(y, tmp, k);
+		x += k;
+		y += k;
+		size -= k;
+	}
+}
+
 void pcg64_shuffle(struct pcg64 *g, void *base, size_t n, size_t size)
 {
-	unsigned char *b = base, tmp[64];
+	unsigned char *b = base;
 	size_t i;
 
-	if (n < 2 || size > sizeof tmp)
+	if (n < 2 || size == 0)
 		return;
 	for (i = n - 1; i >= 1; i--) {
 		size_t j = (size_t)pcg64_bounded(g, i);
 
-		if (j != i) {
-			memcpy(tmp, b + i * size, size);
-			memcpy(b + i * size, b + j * size, size);
-			memcpy(b + j * size, tmp, size);
-		}
+		if (j != i)
+			swap_elements(b + i * size, b + j * size, size);
 	}
 }

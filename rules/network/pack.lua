@@ -1,0 +1,1088 @@
+-- luacheck: std +lua54 (math.type and math.tointeger tell ints from floats)
+-- The network pack (spec/network.md): what a fabric change buys in
+-- accelerators. This file turns documents (scenarios, interventions,
+-- capacity proposals, fabric plans) into the tables the C model takes
+-- (models.network, core/models/network*.c), and the model's figures into
+-- findings (section 6). commands.lua (`infragate network VERB`) and
+-- validation.lua reuse everything through the pack global NW; VARIANT is
+-- the formula switch table a validation mutation sets (empty: the shipped
+-- model), passed to every model call.
+local py = require "py"
+
+engine.pack {
+  summary   = "interconnect versus more accelerators: capacity ledger, SEA and scale-across",
+  help_base = "https://infragate.invalid/rules/network/",
+  order     = "position",
+}
+
+VARIANT = {}
+NW = {}
+
+-- ---- the scenario fields (spec 3.1), from the C model's own table ---------------------------
+
+local FIELDS = models.network.fields()
+local FIELD = {}      -- "topology.halls" -> field
+local SECTION = {}    -- "topology" -> {name -> field}
+for _, f in ipairs(FIELDS) do
+  FIELD[f.path] = f
+  local s = f.section ~= "" and f.section or ""
+  SECTION[s] = SECTION[s] or {}
+  SECTION[s][f.name] = f
+end
+NW.FIELD = FIELD
+
+-- The sections of a scenario, in document order, and which must be present.
+local SECTIONS = { "model", "accelerator", "topology", "parallelism", "reliability", "kernel" }
+local SECTION_REQUIRED = { model = true, accelerator = true, topology = true, parallelism = true,
+                           reliability = true }
+-- String fields the model does not read: required names, free text.
+local STRINGS = { [""] = { name = true, notes = false, kind = false },
+                  model = { name = true }, accelerator = { name = true } }
+local TOP_KEYS = { kind = true, name = true, notes = true, model = true, accelerator = true,
+                   topology = true, parallelism = true, reliability = true, kernel = true }
+for name in pairs(SECTION[""]) do TOP_KEYS[name] = true end
+
+NW.CUTS = { "tp", "cp", "pp", "dp", "checkpoint" }
+NW.REGIMES = models.network.regimes()
+NW.PRESET_NAMES = { "llama3-405b-16k", "llama3-405b-8k", "reference-405b-16k" }
+NW.DEFAULT_PRESET = "reference-405b-16k"
+NW.MAX_CURVE_FACTOR = 64.0  -- the widest pool multiple SEA considers (5.7.4)
+NW.ENVELOPE = 0.25          -- recovery-pressure scope guard (5.5)
+NW.SMALL_JOB = 4096         -- the failure model is indicative below this (6.2 #7)
+NW.REPORTED_GBPS = 3200.0   -- retention is reported up to 3.2 Tbit/s (6.3 #5)
+
+local PRESET_DOCS = {}
+for _, name in ipairs(NW.PRESET_NAMES) do
+  PRESET_DOCS[name] = engine.data("presets/" .. name .. ".yaml", { plain = true })
+end
+
+function NW.regime(name)
+  for _, r in ipairs(NW.REGIMES) do
+    if r.name == name then return r end
+  end
+  return nil
+end
+
+function NW.regime_names()
+  local t = {}
+  for i, r in ipairs(NW.REGIMES) do t[i] = r.name end
+  return t
+end
+
+-- ---- plain copies ---------------------------------------------------------------------------
+
+local function copy(v)
+  if type(v) ~= "table" then return v end
+  local t = {}
+  for k, x in pairs(v) do t[k] = copy(x) end
+  return t
+end
+NW.copy = copy
+
+function NW.preset_doc(name)
+  return copy(PRESET_DOCS[name])
+end
+
+local function is_null(v)
+  return v == nil or engine.isnull(v)
+end
+
+-- ---- numbers as the reference model's loader reads them (spec 3) ----------------------------
+
+local FLOAT_TEXT = re.compile([[^\s*[+-]?(?:\d(?:_?\d)*(?:\.(?:\d(?:_?\d)*)?)?|\.\d(?:_?\d)*)]]
+                              .. [[(?:[eE][+-]?\d(?:_?\d)*)?\s*$]])
+
+-- Python float() text over ASCII -> a finite float, or nil.
+local function float_text(s)
+  if not FLOAT_TEXT:test(s) then return nil end
+  local v = tonumber((s:gsub("_", ""):match("^%s*(.-)%s*$")))
+  if v == nil or v ~= v or v == math.huge or v == -math.huge then return nil end
+  return v + 0.0
+end
+NW.float_text = float_text
+
+local function is_finite(v)
+  return v == v and v ~= math.huge and v ~= -math.huge
+end
+
+local function type_name(v)
+  if is_null(v) then return "null" end
+  if type(v) == "table" and v[1] ~= nil then return "a list" end
+  if type(v) == "boolean" then return "a boolean" end
+  if math.type(v) == "integer" then return "an integer" end
+  if math.type(v) == "float" then return "a float" end
+  if type(v) == "string" then return "a string" end
+  return "a " .. type(v)
+end
+
+local function show(v)
+  if type(v) == "string" then return py.repr(v) end
+  if is_null(v) then return "null" end
+  return py.str(v)
+end
+
+-- Check one value against a field: the converted value, or nil and why.
+-- strings_ok: numeric strings accepted (network-scenario documents only).
+local function field_value(f, v, strings_ok)
+  if f.nullable and is_null(v) then return engine.null end
+  if f.type == "enum" then
+    if type(v) == "string" then
+      for _, c in ipairs(f.choices) do
+        if c == v then return v end
+      end
+    end
+    return nil, ("must be one of %s (got %s)"):format(table.concat(f.choices, ", "), show(v))
+  end
+  if f.type == "bool" then
+    if type(v) == "boolean" then return v end
+    return nil, ("must be a boolean (got %s)"):format(type_name(v))
+  end
+  local x = v
+  if type(v) == "string" and strings_ok then
+    x = float_text(v)
+    if x == nil then
+      return nil, ("must be a number; %s is not a finite number's text"):format(py.repr(v))
+    end
+    if f.type == "int" then
+      if x ~= math.floor(x) then
+        return nil, ("must be an integer (got the string %s)"):format(py.repr(v))
+      end
+    end
+  elseif math.type(v) == nil then
+    return nil, ("must be %s (got %s)"):format(f.type == "int" and "an integer" or "a number",
+                                              type_name(v))
+  elseif f.type == "int" and math.type(v) == "float" then
+    return nil, ("must be an integer (got the float %s)"):format(py.repr(v))
+  end
+  if not is_finite(x) then
+    return nil, ("must be a finite number (got %s)"):format(py.repr(x))
+  end
+  local function bound(b)
+    if f.type == "int" then return tostring(math.tointeger(b) or b) end
+    return py.repr(b + 0.0)
+  end
+  local low_ok = f.lo_open and x > f.lo or (not f.lo_open and x >= f.lo)
+  if not low_ok then
+    return nil, ("must be %s %s (got %s)"):format(f.lo_open and ">" or ">=", bound(f.lo),
+                                                 py.repr(x))
+  end
+  if x > f.hi then
+    return nil, ("must be <= %s (got %s)"):format(bound(f.hi), py.repr(x))
+  end
+  if f.type == "int" then return math.tointeger(x) end
+  return x + 0.0
+end
+NW.field_value = field_value
+
+-- ---- scenario documents -> model tables -----------------------------------------------------
+
+local function pointer(parts)
+  local t = {}
+  for i, p in ipairs(parts) do t[i] = "/" .. tostring(p):gsub("~", "~0"):gsub("/", "~1") end
+  return table.concat(t)
+end
+NW.pointer = pointer
+
+local function is_map(v)
+  local t = engine.type(v)
+  if t == "map" then return true end
+  if t ~= "lua" or type(v) ~= "table" then return false end
+  return v[1] == nil
+end
+
+-- Convert the plain scenario table `doc` (from a document, a preset or a
+-- proposal) into the model's table. Problems are {parent, key, message,
+-- on_key}: parent a pointer list below `base` (a pointer list too).
+-- origin(pointer) tells whether a value came from --set (for the error's
+-- argument).
+-- A problem list and the function that adds {parent, key, message, on_key}
+-- to it, with parent a pointer list below `base`.
+local function problem_list(base)
+  local problems = {}
+  return problems, function(parent, key, message, on_key)
+    local p = {}
+    for i, x in ipairs(base) do p[i] = x end
+    for _, x in ipairs(parent) do p[#p + 1] = x end
+    problems[#problems + 1] = { parent = p, key = key, message = message, on_key = on_key }
+  end
+end
+
+function NW.convert(doc, base, opts)
+  opts = opts or {}
+  local problems, problem = problem_list(base)
+  local out = {}
+  if not is_map(doc) then
+    problem({}, nil, ("a scenario must be a mapping (got %s)"):format(type_name(doc)))
+    return nil, problems
+  end
+  for k in pairs(doc) do
+    if type(k) ~= "string" or not TOP_KEYS[k] or (k == "kind" and opts.no_kind) then
+      problem({}, k, ("unknown scenario key %s"):format(show(k)), true)
+    end
+  end
+  local function strings(sec, src, parent)
+    for name, required in pairs(STRINGS[sec] or {}) do
+      local v = src[name]
+      if v == nil then
+        if required then problem(parent, name, ("%s is required"):format(name)) end
+      elseif name == "kind" then
+        if v ~= "network-scenario" then
+          problem(parent, name, ("kind must be network-scenario (got %s)"):format(show(v)))
+        end
+      elseif type(v) ~= "string" then
+        problem(parent, name, ("%s must be a string (got %s)"):format(name, type_name(v)))
+      elseif name ~= "notes" and ((utf8.len(v) or 0) < 1 or (utf8.len(v) or 0) > 128) then
+        problem(parent, name, ("%s must have 1 to 128 characters"):format(name))
+      end
+    end
+  end
+  local function fields(sec, src, dst, parent)
+    for name, f in pairs(SECTION[sec]) do
+      local v = src[name]
+      if v == nil then
+        if f.required then problem(parent, name, ("%s is required"):format(f.path)) end
+      else
+        local x, why = field_value(f, v, true)
+        if x == nil then
+          problem(parent, name, ("%s %s"):format(f.path, why))
+        elseif not engine.isnull(x) then
+          dst[name] = x
+        end
+      end
+    end
+  end
+  strings("", doc, {})
+  fields("", doc, out, {})
+  out.name = type(doc.name) == "string" and doc.name or nil
+  for _, sec in ipairs(SECTIONS) do
+    local src = doc[sec]
+    out[sec] = {}
+    if src == nil then
+      if SECTION_REQUIRED[sec] then problem({}, sec, ("section %s is required"):format(sec)) end
+    elseif not is_map(src) then
+      problem({}, sec, ("section %s must be a mapping (got %s)"):format(sec, type_name(src)))
+    else
+      for k in pairs(src) do
+        if type(k) ~= "string" or not (SECTION[sec][k] or (STRINGS[sec] or {})[k] ~= nil) then
+          problem({ sec }, k, ("unknown key %s in %s"):format(show(k), sec), true)
+        end
+      end
+      strings(sec, src, { sec })
+      fields(sec, src, out[sec], { sec })
+      if STRINGS[sec] and type(src.name) == "string" then out[sec].name = src.name end
+    end
+  end
+  if #problems > 0 then
+    table.sort(problems, function(a, b) return pointer(a.parent) .. "/" .. tostring(a.key)
+                                            < pointer(b.parent) .. "/" .. tostring(b.key) end)
+    return nil, problems
+  end
+  local cross = models.network.check(out)
+  if cross then
+    local sec, name = cross.path:match("^(.-)%.(.*)$")
+    if sec then
+      problem({ sec }, name, ("%s %s"):format(cross.path, cross.message))
+    else
+      problem({}, cross.path, ("%s %s"):format(cross.path, cross.message))
+    end
+    problems[#problems].cross = true
+    return nil, problems
+  end
+  return out, {}
+end
+
+-- The resolved scenario (defaults filled, n_pool derived, world_size).
+function NW.resolve(scn)
+  return models.network.scenario(scn)
+end
+
+-- ---- YAML 1.1 typing of a --set value (spec/yaml.md, as PyYAML) -----------------------------
+
+local Y_NULL = { ["~"] = true, null = true, Null = true, NULL = true, [""] = true }
+local Y_BOOL = { yes = true, Yes = true, YES = true, ["true"] = true, True = true, TRUE = true,
+                 on = true, On = true, ON = true, no = false, No = false, NO = false,
+                 ["false"] = false, False = false, FALSE = false, off = false, Off = false,
+                 OFF = false }
+local Y_INT = re.compile([[^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)]]
+                         .. [[|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$]])
+local Y_FLOAT = re.compile([[^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?]]
+                           .. [[|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?]]
+                           .. [[|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)$]])
+local Y_SPECIAL = re.compile([[^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$]])
+
+local function sexagesimal(text)
+  local sign, body = text:match("^([-+]?)(.*)$")
+  local v = 0
+  for part in body:gmatch("[^:]+") do v = v * 60 + tonumber(part) end
+  return sign == "-" and -v or v
+end
+
+function NW.yaml_scalar(text)
+  if Y_NULL[text] then return engine.null end
+  if Y_BOOL[text] ~= nil then return Y_BOOL[text] end
+  if Y_INT:test(text) then
+    local t = text:gsub("_", "")
+    local sign, body = t:match("^([-+]?)(.*)$")
+    local v
+    if body:find(":", 1, true) then
+      v = sexagesimal(t)
+      return math.tointeger(v) or v
+    elseif body:match("^0b") then v = tonumber(body:sub(3), 2)
+    elseif body:match("^0x") then v = tonumber(body:sub(3), 16)
+    elseif body:match("^0.") then v = tonumber(body:sub(2), 8)
+    else v = tonumber(body) end
+    if v == nil then return text end
+    return sign == "-" and -v or v
+  end
+  if Y_FLOAT:test(text) then
+    local t = text:gsub("_", "")
+    if t:find(":", 1, true) then return sexagesimal(t) + 0.0 end
+    return tonumber(t) + 0.0
+  end
+  if Y_SPECIAL:test(text) then
+    if text:find("[nN][aA][nN]") then return 0.0 / 0.0 end
+    return text:sub(1, 1) == "-" and -math.huge or math.huge
+  end
+  return text
+end
+
+-- Apply `PATH: VALUE` overrides to a plain scenario document. Returns the
+-- pointers they touched, or nil, problem for an unknown PATH.
+function NW.apply_sets(doc, sets)
+  local touched = {}
+  for _, s in ipairs(sets) do
+    local f = FIELD[s.path]
+    local sec, name = s.path:match("^([a-z_]+)%.([a-z0-9_]+)$")
+    local string_field = (sec and STRINGS[sec] and STRINGS[sec][name] ~= nil)
+                         or (not sec and (s.path == "name" or s.path == "notes"))
+    if not f and not string_field then
+      return nil, s
+    end
+    if f then sec, name = f.section, f.name end
+    if sec == nil or sec == "" then
+      doc[name or s.path] = s.value
+      touched[pointer({ name or s.path })] = true
+    else
+      if not is_map(doc[sec]) then doc[sec] = {} end
+      doc[sec][name] = s.value
+      touched[pointer({ sec, name })] = true
+    end
+  end
+  return touched
+end
+
+-- ---- interventions (spec 3.2) ---------------------------------------------------------------
+
+local function iv(name, category, multipliers, overrides)
+  return { name = name, category = category, multipliers = multipliers or {},
+           overrides = overrides or {} }
+end
+
+NW.BUILTIN_INTERVENTIONS = {
+  iv("bandwidth_2x", "network", { ["accelerator.nic_bw_gbps"] = 2.0 }),
+  iv("bandwidth_4x", "network", { ["accelerator.nic_bw_gbps"] = 4.0 }),
+  iv("flat_fabric", "network", nil, { ["topology.oversubscription"] = 1.0 }),
+  iv("scaleup_2x", "network", { ["topology.scaleup_domain"] = 2.0 }),
+  iv("reliability_2x", "reliability", { ["reliability.failure_rate_per_node_day"] = 0.5 }),
+  iv("fast_detection", "recovery", nil, { ["reliability.detect_time_s"] = 20.0 }),
+  iv("fast_restart", "recovery", nil, { ["reliability.restart_time_s"] = 60.0 }),
+  iv("fast_checkpoint", "recovery", nil, { ["reliability.checkpoint_write_s"] = 5.0 }),
+  iv("add_spares", "pool", nil, { ["reliability.spare_fraction"] = 0.05 }),
+  iv("straggler_control", "jitter", { ["reliability.straggler_cv"] = 0.5 }),
+}
+
+local CATEGORIES = { network = true, reliability = true, recovery = true, jitter = true,
+                     pool = true, other = true }
+local IV_NAME = re.compile([[^[a-z0-9_-]{1,64}$]])
+
+-- The default category of an intervention: network when every key is under
+-- accelerator.*bw* or topology.*, else other.
+local function default_category(entry)
+  local any = false
+  for _, map in ipairs({ entry.overrides or {}, entry.multipliers or {} }) do
+    for k in pairs(map) do
+      any = true
+      if not (k:match("^topology%.") or k:match("^accelerator%..*bw")) then return "other" end
+    end
+  end
+  return any and "network" or "other"
+end
+
+-- Convert one intervention entry (a plain table from a document) into the
+-- model's table. Problems as NW.convert's, below `base`.
+function NW.convert_intervention(e, base)
+  local problems, problem = problem_list(base)
+  if not is_map(e) then
+    problem({}, nil, ("an intervention must be a mapping (got %s)"):format(type_name(e)))
+    return nil, problems
+  end
+  local known = { name = true, description = true, category = true, multipliers = true,
+                  overrides = true, cost_accelerator_equivalents = true }
+  for k in pairs(e) do
+    if type(k) ~= "string" or not known[k] then
+      problem({}, k, ("unknown intervention key %s"):format(show(k)), true)
+    end
+  end
+  local out = { overrides = {}, multipliers = {} }
+  if type(e.name) ~= "string" or not IV_NAME:test(e.name) then
+    problem({}, "name", "an intervention needs a name of 1 to 64 characters from [a-z0-9_-]")
+  else
+    out.name = e.name
+  end
+  if e.description ~= nil and type(e.description) ~= "string" then
+    problem({}, "description", "description must be a string")
+  end
+  if e.category ~= nil and not CATEGORIES[e.category] then
+    problem({}, "category", ("category must be one of network, reliability, recovery, jitter, "
+                             .. "pool, other (got %s)"):format(show(e.category)))
+  end
+  local cost = e.cost_accelerator_equivalents
+  if cost ~= nil then
+    if math.type(cost) == nil or not is_finite(cost) or cost < 0 then
+      problem({}, "cost_accelerator_equivalents",
+              ("cost_accelerator_equivalents must be a finite number >= 0 (got %s)")
+              :format(show(cost)))
+    else
+      out.cost = cost + 0.0
+    end
+  end
+  for _, which in ipairs({ "overrides", "multipliers" }) do
+    local map = e[which]
+    if map ~= nil and not is_map(map) then
+      problem({}, which, ("%s must be a mapping of section.field paths"):format(which))
+    elseif map ~= nil then
+      for k, v in pairs(map) do
+        local f = type(k) == "string" and FIELD[k]
+        if not f then
+          problem({ which }, k, ("%s names no scenario field %s"):format(which, show(k)), true)
+        elseif which == "multipliers" then
+          if f.type ~= "int" and f.type ~= "number" then
+            problem({ which }, k, ("%s is not a number field and cannot be multiplied"):format(k))
+          elseif math.type(v) == nil or not is_finite(v) then
+            problem({ which }, k, ("the multiplier of %s must be a finite number (got %s)")
+                                  :format(k, show(v)))
+          else
+            out.multipliers[k] = v + 0.0
+          end
+        else
+          local x, why = field_value(f, v, false)
+          if x == nil then
+            problem({ which }, k, ("%s %s"):format(k, why))
+          elseif not engine.isnull(x) then
+            out.overrides[k] = x
+          end
+        end
+      end
+    end
+  end
+  if #problems > 0 then return nil, problems end
+  out.category = e.category or default_category(out)
+  return out, {}
+end
+
+-- The values an intervention produces on a scenario must satisfy 3.1 too.
+function NW.check_intervention(scn, entry)
+  return models.network.check_intervention(scn, entry)
+end
+
+-- ---- figures shared by the verbs, the rules and the registry --------------------------------
+
+function NW.ledger(scn, opts)
+  return models.network.ledger(scn, opts, VARIANT)
+end
+
+function NW.winner(scn, set)
+  return models.network.winner(scn, set or NW.BUILTIN_INTERVENTIONS, VARIANT)
+end
+
+function NW.span(scn, cut, alpha_us, gbps, halls, placement)
+  return models.network.span(scn, cut, alpha_us, gbps, halls or 2, placement or "hierarchical",
+                             VARIANT)
+end
+
+-- Sort rows by SEA (or SEA per cost), an unattainable SEA as +infinity;
+-- stable (5.7.5). Returns the names in rank order and sets row.rank.
+function NW.rank(rows)
+  local order = {}
+  for i, r in ipairs(rows) do
+    local key = r.sea or math.huge
+    if r.cost_accelerator_equivalents and r.cost_accelerator_equivalents > 0 then
+      key = r.sea and r.sea / r.cost_accelerator_equivalents or math.huge
+    end
+    order[i] = { i = i, key = key }
+  end
+  table.sort(order, function(a, b)
+    if a.key ~= b.key then return a.key > b.key end
+    return a.i < b.i
+  end)
+  local names = {}
+  for rank, o in ipairs(order) do
+    rows[o.i].rank = rank
+    names[rank] = rows[o.i].name
+  end
+  return names
+end
+
+-- ---- documents of 3.3-3.5: the scenario a proposal or plan names ----------------------------
+
+-- Resolve the scenario reference of a proposal or plan view: the model
+-- table, the node for envelope findings, and problems (pointer lists).
+local function referenced_scenario(doc)
+  local has_s, has_p = engine.has(doc, "scenario"), engine.has(doc, "preset")
+  if has_s == has_p then
+    return nil, { { parent = {}, key = nil,
+                    message = "name the job by exactly one of scenario: (a mapping) or preset: "
+                              .. "(a built-in name)" } }
+  end
+  if has_s then
+    if engine.has(doc, "set") then
+      return nil, { { parent = {}, key = "set", on_key = true,
+                      message = "set: applies to preset: only" } }
+    end
+    return NW.convert(engine.plain(doc.scenario), { "scenario" }, { no_kind = true })
+  end
+  local plain = NW.preset_doc(doc.preset)
+  if plain == nil then
+    return nil, { { parent = {}, key = "preset",
+                    message = ("preset must be one of %s (got %s)")
+                              :format(table.concat(NW.PRESET_NAMES, ", "), show(doc.preset)) } }
+  end
+  if engine.has(doc, "set") then
+    local sets = {}
+    if not is_map(doc.set) then
+      return nil, { { parent = {}, key = "set", message = "set must be a mapping of PATH: VALUE" } }
+    end
+    for k, v in pairs(engine.plain(doc.set)) do
+      sets[#sets + 1] = { path = tostring(k), value = v }
+    end
+    local touched, bad = NW.apply_sets(plain, sets)
+    if not touched then
+      return nil, { { parent = { "set" }, key = bad.path, on_key = true,
+                      message = ("set names no scenario field %s"):format(show(bad.path)) } }
+    end
+    local scn, problems = NW.convert(plain, {})
+    if not scn then
+      -- A preset is valid: any problem comes from set:, reported at its key.
+      for _, p in ipairs(problems) do
+        local path = table.concat(p.parent, ".") .. (p.key and ((#p.parent > 0 and "." or "")
+                                                                .. p.key) or "")
+        p.parent, p.key = { "set" }, engine.has(doc.set, path) and path or nil
+      end
+      return nil, problems
+    end
+    return scn
+  end
+  return NW.convert(plain, {})
+end
+
+local function report_problems(doc, ctx, problems)
+  for _, p in ipairs(problems) do
+    local at = #p.parent > 0 and (engine.get(doc, pointer(p.parent)) or pointer(p.parent)) or doc
+    if type(at) == "string" then
+      ctx:fail { at = at, message = p.message }
+    elseif p.key ~= nil and engine.type(at) == "map" then
+      ctx:fail { at = at, key = p.key, on = p.on_key and "key" or nil, message = p.message }
+    else
+      ctx:fail { at = at, message = p.message }
+    end
+  end
+end
+NW.report_problems = report_problems
+
+-- Everything the rules of one document need, computed once per document.
+local function proposal_model(doc, ctx)
+  return ctx:once("network-model", function()
+    local scn = referenced_scenario(doc)
+    return { scn = NW.resolve(scn) }
+  end)
+end
+
+-- ---- input-stage rules: what the schemas cannot say -----------------------------------------
+
+engine.rule {
+  id       = "network.invalid-scenario",
+  kind     = { "network-capacity-proposal", "network-fabric-plan", "network-scenario" },
+  severity = "error",
+  stage    = "input",
+  summary  = "the scenario a document names must satisfy the network-scenario fields",
+  description = "Types, ranges and cross-field rules of spec/network.md 3.1 that a schema "
+                .. "cannot state, numeric strings included (\"4.05e11\").",
+  fix      = "correct the field the finding names; see rules/network/README.md for each range",
+  check    = function(doc, ctx)
+    local problems
+    if ctx.kind == "network-scenario" then
+      local _, p = NW.convert(engine.plain(doc), {})
+      problems = p
+    else
+      local _, p = referenced_scenario(doc)
+      problems = p or {}
+    end
+    report_problems(doc, ctx, problems)
+    if ctx.kind == "network-capacity-proposal" and engine.has(doc, "alternatives")
+       and engine.type(doc.alternatives) == "list" then
+      local seen = {}
+      for i, e in ipairs(doc.alternatives) do
+        local entry, p = NW.convert_intervention(engine.plain(e), { "alternatives", i - 1 })
+        report_problems(doc, ctx, p)
+        if entry then
+          if seen[entry.name] then
+            ctx:fail { at = e, key = "name",
+                       message = ("alternative %s is listed twice"):format(entry.name) }
+          end
+          seen[entry.name] = true
+        end
+      end
+      if #problems == 0 then
+        local scn = NW.resolve(referenced_scenario(doc))
+        for _, e in ipairs(doc.alternatives) do
+          local entry = NW.convert_intervention(engine.plain(e), {})
+          local bad = entry and NW.check_intervention(scn, entry)
+          if bad then
+            ctx:fail { at = e, message = ("alternative %s makes %s %s on this job")
+                                          :format(entry.name, bad.path, bad.message) }
+          end
+        end
+      end
+    end
+    if ctx.kind == "network-fabric-plan" and engine.type(doc.stitch) == "map" then
+      local has_r, has_a = engine.has(doc.stitch, "regime"), engine.has(doc.stitch, "alpha_us")
+      if has_r == has_a then
+        ctx:fail { at = doc, key = "stitch",
+                   message = "stitch needs exactly one of regime (a named distance) or alpha_us" }
+      end
+    end
+  end,
+}
+
+-- ---- 6.2 network-capacity-proposal ----------------------------------------------------------
+
+local function capacity(doc, ctx)
+  return ctx:once("capacity", function()
+    local m = proposal_model(doc, ctx)
+    local scn = m.scn
+    m.expand = models.network.expand(scn, doc.add_accelerators, VARIANT)
+    m.p0 = m.expand.baseline_productive_accelerators
+    return m
+  end)
+end
+
+local function alternatives_sea(doc, ctx)
+  return ctx:once("alternatives", function()
+    local m = capacity(doc, ctx)
+    local set, nodes = {}, {}
+    if engine.type(doc.alternatives) == "list" then
+      for i, e in ipairs(doc.alternatives) do
+        local entry = NW.convert_intervention(engine.plain(e), {})
+        set[#set + 1] = entry
+        nodes[#nodes + 1] = i
+      end
+    end
+    local rows = #set > 0 and models.network.sea(m.scn, set, VARIANT) or {}
+    return { rows = rows, nodes = nodes }
+  end)
+end
+
+local function fmt1(x) return py.fixed(x, 1) end
+local function fmt4(x) return py.fixed(x, 4) end
+
+engine.rule {
+  id       = "network.expansion-unrealizable",
+  kind     = "network-capacity-proposal",
+  severity = "error",
+  summary  = "the target pool cannot host a whole number of replicas the global batch can feed",
+  fix      = "add enough accelerators for one more data-parallel replica, or raise the batch",
+  check    = function(doc, ctx)
+    local m = capacity(doc, ctx)
+    if not m.expand.realizable then
+      ctx:fail(doc, "add_accelerators",
+               ("adding %d accelerators to the pool of %d (target %d) cannot host a whole number "
+                .. "of replicas of %d accelerators that the global batch of %d sequences can feed")
+               :format(doc.add_accelerators, m.scn.n_pool, m.expand.target_pool,
+                       m.scn.parallelism.tp * m.scn.parallelism.pp * m.scn.parallelism.cp,
+                       m.scn.parallelism.global_batch_seqs),
+               { add_accelerators = doc.add_accelerators, n_pool = m.scn.n_pool,
+                 target_pool = m.expand.target_pool })
+      ctx:stop()
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.no-marginal-gain",
+  kind     = "network-capacity-proposal",
+  severity = "error",
+  summary  = "past the scaling peak, more accelerators deliver no more productive throughput",
+  fix      = "buy interconnect, reliability or recovery instead (infragate network sea)",
+  check    = function(doc, ctx)
+    local m = capacity(doc, ctx)
+    local e = m.expand
+    if e.expanded_productive_accelerators <= m.p0 then
+      ctx:fail(doc, "add_accelerators",
+               ("the expanded pool of %d delivers %s productive accelerators, no more than the %s "
+                .. "of today's pool of %d")
+               :format(e.expanded_pool, fmt1(e.expanded_productive_accelerators), fmt1(m.p0),
+                       m.scn.n_pool),
+               { expanded_pool = e.expanded_pool, n_pool = m.scn.n_pool,
+                 expanded_productive_accelerators = e.expanded_productive_accelerators,
+                 baseline_productive_accelerators = m.p0 })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.gain-overclaimed",
+  kind     = "network-capacity-proposal",
+  severity = "error",
+  summary  = "the proposal claims more productive-throughput gain than the model gives",
+  fix      = "claim at most the modelled gain (infragate network expand --add N)",
+  check    = function(doc, ctx)
+    if not engine.has(doc, "claimed_gain_fraction") then return end
+    local m = capacity(doc, ctx)
+    local gain = m.expand.gain_fraction
+    if doc.claimed_gain_fraction > gain then
+      ctx:fail(doc, "claimed_gain_fraction",
+               ("claimed gain %s is above the modelled %s for %d more accelerators")
+               :format(py.repr(doc.claimed_gain_fraction), fmt4(gain), doc.add_accelerators),
+               { claimed_gain_fraction = doc.claimed_gain_fraction, gain_fraction = gain })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.dominated-by-intervention",
+  kind     = "network-capacity-proposal",
+  severity = "error",
+  summary  = "a cheaper listed intervention buys at least the expansion's throughput",
+  fix      = "fund the intervention instead, or show why its SEA does not apply",
+  check    = function(doc, ctx)
+    local a = alternatives_sea(doc, ctx)
+    local n = doc.add_accelerators
+    for i, row in ipairs(a.rows) do
+      local c = row.cost_accelerator_equivalents
+      if c and c < n and (row.sea == nil or row.sea >= n) then
+        ctx:fail(doc.alternatives, a.nodes[i],
+                 ("%s is worth %s accelerators (SEA) at a cost of %s, at least the %d the "
+                  .. "proposal buys for fewer")
+                 :format(row.name, row.sea and fmt1(row.sea) or "unbounded", fmt1(c), n),
+                 { sea = row.sea or engine.null, cost_accelerator_equivalents = c,
+                   add_accelerators = n })
+      end
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.network-bound",
+  kind     = "network-capacity-proposal",
+  severity = "warning",
+  summary  = "the fabric, not the accelerator count, is the best marginal buy for this job",
+  fix      = "price the fabric interventions first (infragate network sea)",
+  check    = function(doc, ctx)
+    local m = capacity(doc, ctx)
+    local l = NW.ledger(m.scn)
+    if not l.within_validity_envelope then return end
+    local w = NW.winner(m.scn)
+    if w.category == "network" then
+      ctx:warn(doc, "add_accelerators",
+               ("the best marginal buy for this job is %s (SEA %s accelerators), a network "
+                .. "intervention"):format(w.name, w.sea and fmt1(w.sea) or "unbounded"),
+               { winner = w.name, sea = w.sea or engine.null })
+    end
+  end,
+}
+
+local function envelope_node(doc)
+  if engine.has(doc, "scenario") and engine.type(doc.scenario) == "map"
+     and engine.has(doc.scenario, "reliability") then
+    return doc.scenario, "reliability"
+  end
+  if engine.has(doc, "set") then return doc, "set" end
+  return doc, nil
+end
+
+engine.rule {
+  id       = "network.strict.outside-validity-envelope",
+  kind     = { "network-capacity-proposal", "network-fabric-plan", "network-scenario" },
+  severity = "error",
+  summary  = "recovery pressure at or above 0.25: the figures are outside the model's envelope",
+  fix      = "treat the figures as indicative, or reduce the failure or recovery time",
+  check    = function(doc, ctx)
+    local pressure, at, key
+    if ctx.kind == "network-scenario" then
+      local scn = NW.convert(engine.plain(doc), {})
+      pressure = NW.ledger(NW.resolve(scn)).recovery_pressure
+      at, key = doc, "reliability"
+    elseif ctx.kind == "network-fabric-plan" then
+      local cell = NW.plan_cell(doc, ctx)
+      if not cell.applicable then return end
+      pressure = cell.recovery_pressure
+      at, key = doc, "stitch"
+    else
+      pressure = NW.ledger(capacity(doc, ctx).scn).recovery_pressure
+      at, key = envelope_node(doc)
+    end
+    if pressure >= NW.ENVELOPE then
+      ctx:fail(at, key, ("recovery pressure %s is at or above the envelope of 0.25")
+                        :format(fmt4(pressure)),
+               { recovery_pressure = pressure, envelope = NW.ENVELOPE })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.strict.small-job",
+  kind     = "network-capacity-proposal",
+  severity = "error",
+  summary  = "the failure model is indicative only below 4,096 accelerators",
+  fix      = "use measured interruption data for small jobs",
+  check    = function(doc, ctx)
+    local scn = capacity(doc, ctx).scn
+    if scn.world_size < NW.SMALL_JOB then
+      local at, key = doc, nil
+      if engine.type(doc.scenario) == "map" and engine.has(doc.scenario, "parallelism") then
+        at, key = doc.scenario, "parallelism"
+      end
+      ctx:fail(at, key, ("world size %d is below %d: the per-node failure model misses "
+                         .. "small-job MTTF"):format(scn.world_size, NW.SMALL_JOB),
+               { world_size = scn.world_size, limit = NW.SMALL_JOB })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.strict.unpriced-alternative",
+  kind     = "network-capacity-proposal",
+  severity = "error",
+  summary  = "an alternative without a cost cannot be judged against the expansion",
+  fix      = "give cost_accelerator_equivalents for every alternative",
+  check    = function(doc, ctx)
+    if engine.type(doc.alternatives) ~= "list" then return end
+    for i, e in ipairs(doc.alternatives) do
+      if not engine.has(e, "cost_accelerator_equivalents") then
+        ctx:fail(doc.alternatives, i, ("alternative %s has no cost_accelerator_equivalents")
+                                      :format(py.str(e.name)))
+      end
+    end
+  end,
+}
+
+-- ---- 6.3 network-fabric-plan ----------------------------------------------------------------
+
+function NW.plan_stitch(doc)
+  local s = doc.stitch
+  local alpha = engine.has(s, "alpha_us") and s.alpha_us + 0.0 or NW.regime(s.regime).alpha_us
+  return { cut = s.cut, alpha_us = alpha, gbps = s.circuit_gbps + 0.0,
+           placement = engine.has(s, "placement") and s.placement or "hierarchical",
+           halls = engine.has(s, "halls") and s.halls or 2 }
+end
+
+function NW.plan_cell(doc, ctx)
+  return ctx:once("cell", function()
+    local scn = NW.resolve(referenced_scenario(doc))
+    local st = NW.plan_stitch(doc)
+    local cell = NW.span(scn, st.cut, st.alpha_us, st.gbps, st.halls, st.placement)
+    cell.stitch = st
+    if st.placement == "blind" then
+      cell.hierarchical = NW.span(scn, st.cut, st.alpha_us, st.gbps, st.halls, "hierarchical")
+    end
+    return cell
+  end)
+end
+
+engine.rule {
+  id       = "network.cut-not-splittable",
+  kind     = "network-fabric-plan",
+  severity = "error",
+  summary  = "the cut's parallel degree is below the number of halls it spans",
+  fix      = "cut a dimension whose degree is at least the number of halls",
+  check    = function(doc, ctx)
+    local cell = NW.plan_cell(doc, ctx)
+    if not cell.applicable then
+      ctx:fail(doc.stitch, "cut", ("the %s cut cannot be split across %d halls: its degree is "
+                                   .. "below that"):format(cell.stitch.cut, cell.stitch.halls),
+               { cut = cell.stitch.cut, halls = cell.stitch.halls })
+      ctx:stop()
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.retention-below-floor",
+  kind     = "network-fabric-plan",
+  severity = "error",
+  summary  = "the useful capacity the stitch keeps is below the plan's floor",
+  fix      = "cut another dimension, shorten the distance, widen the circuit or place ranks "
+             .. "hall by hall",
+  check    = function(doc, ctx)
+    local cell = NW.plan_cell(doc, ctx)
+    local floor = engine.has(doc, "min_retention") and doc.min_retention or 0.90
+    if cell.retention < floor then
+      local at, key = doc, "stitch"
+      if engine.has(doc, "min_retention") then key = "min_retention" end
+      ctx:fail(at, key, ("the %s cut at %s us over %s Gbit/s keeps %s of useful capacity, below "
+                         .. "the floor %s"):format(cell.stitch.cut, py.repr(cell.stitch.alpha_us),
+                                                   py.repr(cell.stitch.gbps), fmt4(cell.retention),
+                                                   py.repr(floor)),
+               { retention = cell.retention, min_retention = floor })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.retention-overclaimed",
+  kind     = "network-fabric-plan",
+  severity = "error",
+  summary  = "the plan claims more retention than the model gives",
+  fix      = "claim at most the modelled retention (infragate network span)",
+  check    = function(doc, ctx)
+    if not engine.has(doc, "claimed_retention") then return end
+    local cell = NW.plan_cell(doc, ctx)
+    if doc.claimed_retention > cell.retention then
+      ctx:fail(doc, "claimed_retention",
+               ("claimed retention %s is above the modelled %s")
+               :format(py.repr(doc.claimed_retention), fmt4(cell.retention)),
+               { claimed_retention = doc.claimed_retention, retention = cell.retention })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.blind-placement",
+  kind     = "network-fabric-plan",
+  severity = "error",
+  summary  = "topology-blind rank order loses capacity that hierarchical placement keeps",
+  fix      = "order ranks by hall (hierarchical placement)",
+  check    = function(doc, ctx)
+    local cell = NW.plan_cell(doc, ctx)
+    if cell.hierarchical and cell.hierarchical.retention > cell.retention then
+      ctx:fail(doc.stitch, "placement",
+               ("blind placement keeps %s; hierarchical placement of the same cut keeps %s")
+               :format(fmt4(cell.retention), fmt4(cell.hierarchical.retention)),
+               { retention = cell.retention, hierarchical_retention = cell.hierarchical.retention })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.strict.width-beyond-reported",
+  kind     = "network-fabric-plan",
+  severity = "error",
+  summary  = "retention is reported only up to a 3.2 Tbit/s circuit",
+  fix      = "treat the retention as unvalidated above 3,200 Gbit/s",
+  check    = function(doc, ctx)
+    if doc.stitch.circuit_gbps > NW.REPORTED_GBPS then
+      ctx:fail(doc.stitch, "circuit_gbps", ("circuit %s Gbit/s is above the reported 3200")
+                                           :format(py.repr(doc.stitch.circuit_gbps)),
+               { circuit_gbps = doc.stitch.circuit_gbps, limit = NW.REPORTED_GBPS })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.strict.more-than-two-halls",
+  kind     = { "network-fabric-plan", "network-scenario" },
+  severity = "error",
+  summary  = "no published measurement validates more than two halls",
+  fix      = "treat figures for three or more halls as unvalidated",
+  check    = function(doc, ctx)
+    local at, halls
+    if ctx.kind == "network-fabric-plan" then
+      at, halls = doc.stitch, engine.has(doc.stitch, "halls") and doc.stitch.halls or 2
+    else
+      local scn = NW.convert(engine.plain(doc), {})
+      at, halls = doc.topology, scn.topology.halls or 1
+    end
+    if halls > 2 then
+      ctx:fail(at, "halls", ("%d halls: only two-hall stitches are validated"):format(halls),
+               { halls = halls, limit = 2 })
+    end
+  end,
+}
+
+-- ---- 6.4 network-scenario -------------------------------------------------------------------
+
+engine.rule {
+  id       = "network.strict.memory-exceeds-capacity",
+  kind     = "network-scenario",
+  severity = "error",
+  summary  = "model state and activations do not fit the accelerator's memory",
+  fix      = "raise tp or pp, shard with ZeRO, or recompute activations",
+  check    = function(doc, ctx)
+    local scn = NW.resolve(NW.convert(engine.plain(doc), {}))
+    local st = models.network.step(scn, VARIANT)
+    local need = st.memory_total_gb
+    if need > scn.accelerator.memory_gb then
+      ctx:fail(doc.accelerator, "memory_gb",
+               ("state %s GB + activations %s GB need %s GB, more than the %s GB per accelerator")
+               :format(py.fixed(st.memory_state_gb, 2), py.fixed(st.memory_activation_gb, 2),
+                       py.fixed(need, 2), py.repr(scn.accelerator.memory_gb)),
+               { state_gb = st.memory_state_gb, activation_gb = st.memory_activation_gb,
+                 memory_gb = scn.accelerator.memory_gb })
+    end
+  end,
+}
+
+engine.rule {
+  id       = "network.strict.param-inconsistent",
+  kind     = "network-scenario",
+  severity = "error",
+  summary  = "the declared parameter count disagrees with the shape by more than 25%",
+  fix      = "correct n_params, n_layers, hidden, vocab or ffn_multiplier",
+  check    = function(doc, ctx)
+    local scn = NW.resolve(NW.convert(engine.plain(doc), {}))
+    local d = models.network.step(scn, VARIANT).param_disagreement
+    if d > 0.25 then
+      ctx:fail(doc.model, "n_params", ("n_params disagrees with the shape-derived count by %s "
+                                       .. "(limit 0.25)"):format(fmt4(d)),
+               { param_disagreement = d, limit = 0.25 })
+    end
+  end,
+}
+
+-- ---- the strict findings of model verbs (6.5) -----------------------------------------------
+
+-- Each returns a finding table {rule, message, path} or nil.
+NW.STRICT = {
+  ["memory-exceeds-capacity"] = function(c)
+    local need = c.step.memory_total_gb
+    if need > c.scn.accelerator.memory_gb then
+      return { path = "/accelerator/memory_gb",
+               message = ("state and activations need %s GB, more than the %s GB per accelerator")
+                         :format(py.fixed(need, 2), py.repr(c.scn.accelerator.memory_gb)) }
+    end
+  end,
+  ["param-inconsistent"] = function(c)
+    if c.step.param_disagreement > 0.25 then
+      return { path = "/model/n_params",
+               message = ("n_params disagrees with the shape by %s (limit 0.25)")
+                         :format(fmt4(c.step.param_disagreement)) }
+    end
+  end,
+  ["more-than-two-halls"] = function(c)
+    local halls = c.halls or c.scn.topology.halls
+    if halls > 2 then
+      return { path = c.halls and "/halls" or "/topology/halls",
+               message = ("%d halls: only two-hall stitches are validated"):format(halls) }
+    end
+  end,
+  ["outside-validity-envelope"] = function(c)
+    if c.ledger.recovery_pressure >= NW.ENVELOPE then
+      return { path = "/reliability",
+               message = ("recovery pressure %s is at or above the envelope of 0.25")
+                         :format(fmt4(c.ledger.recovery_pressure)) }
+    end
+  end,
+  ["small-job"] = function(c)
+    if c.scn.world_size < NW.SMALL_JOB then
+      return { path = "/parallelism",
+               message = ("world size %d is below %d: the failure model is indicative only")
+                         :format(c.scn.world_size, NW.SMALL_JOB) }
+    end
+  end,
+  ["width-beyond-reported"] = function(c)
+    if c.gbps and c.gbps > NW.REPORTED_GBPS then
+      return { path = "/circuit_gbps",
+               message = ("circuit %s Gbit/s is above the reported 3200"):format(py.repr(c.gbps)) }
+    end
+  end,
+}

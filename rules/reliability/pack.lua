@@ -1,0 +1,502 @@
+-- luacheck: read globals math.tointeger math.type math.maxinteger table.unpack
+-- The reliability pack (spec/reliability.md): recovery economics of gang
+-- training jobs. This file holds what the rules, the verbs (commands.lua)
+-- and the registry (validation.lua) share: the config fields of 3.1 with
+-- their defaults and constraints, the derived quantities of 5.7 and 5.8,
+-- the strict checks of 7.3, and the rules of section 7 over
+-- training-recovery-plan documents. The arithmetic of the simulation is in
+-- C (core/models/reliability*.c), reached as models.reliability.*.
+local py = require "py"
+
+engine.pack {
+  summary   = "recovery economics of gang training jobs: policies, spares, checkpoint cadence",
+  help_base = "https://infragate.invalid/rules/reliability/",
+}
+
+REL = {}
+
+REL.POLICIES = { "manual", "auto-restart", "auto-spares", "auto-spares-ckpt", "elastic" }
+REL.SPARES = { ["auto-spares"] = true, ["auto-spares-ckpt"] = true }
+REL.OVERLAPPED = { ["auto-spares-ckpt"] = true, elastic = true }
+REL.RESULT_FIELDS = { "ettr", "availability", "mttf_h", "mttr_h", "interruptions",
+                      "reserved_spare_gpu_h", "productive_gpu_h", "waste_gpu_h",
+                      "waste_dollars" }
+REL.MAX_EXPECTED_EVENTS = 2000000
+REL.MAX_SIMULATIONS = 100000
+-- Our addition to 5.10: the expected events of all simulations of one
+-- invocation, so that 100,000 simulations of 2,000,000 events each cannot
+-- hang the program (README, Divergences).
+REL.MAX_TOTAL_EVENTS = 200000000
+
+-- The fields of 3.1 in order: type, default, bounds. `hi_field` and
+-- `lo_field` are cross-field bounds checked after resolution.
+REL.FIELDS = {
+  { name = "nodes", type = "int", default = 2048, lo = 1, hi = 1000000 },
+  { name = "horizon_h", type = "number", default = 720.0, lo = 0, lo_open = true, hi = 87600 },
+  { name = "seed", type = "int", default = 0, lo = 0, hi = math.maxinteger },
+  { name = "dollars_per_gpu_h", type = "number", default = 2.5, lo = 0 },
+  { name = "single_rate_per_node_h", type = "number", default = 1.58e-4, lo = 0 },
+  { name = "burst_rate_per_h", type = "number", default = 0.0, lo = 0 },
+  { name = "burst_blast", type = "int", default = 1, lo = 1, hi_field = "nodes" },
+  { name = "detect_h", type = "number", default = 0.033, lo = 0 },
+  { name = "reload_h", type = "number", default = 0.25, lo = 0 },
+  { name = "repair_h", type = "number", default = 4.0, lo = 0 },
+  { name = "requal_h", type = "number", default = 1.0, lo = 0 },
+  { name = "operator_h", type = "number", default = 1.0, lo = 0 },
+  { name = "reshard_h", type = "number", default = 0.5, lo = 0 },
+  { name = "ckpt_interval_h", type = "number", default = 0.5, lo = 0, lo_open = true },
+  { name = "ckpt_write_h", type = "number", default = 0.02, lo = 0,
+    hi_field = "ckpt_interval_h" },
+  { name = "ckpt_overlap_interval_h", type = "number", default = 0.1, lo = 0, lo_open = true },
+  { name = "ckpt_overlap_write_h", type = "number", default = 0.003, lo = 0,
+    hi_field = "ckpt_overlap_interval_h" },
+  { name = "spare_nodes", type = "int", default = 0, lo = 0, hi = 1000000 },
+  { name = "legal_shape_nodes", type = "int", default = 8, lo = 1 },
+}
+
+REL.FIELD = {}
+for _, f in ipairs(REL.FIELDS) do REL.FIELD[f.name] = f end
+
+-- The defaults every resolution starts from. A validation mutation edits
+-- this table (validation.lua), never a document.
+REL.DEFAULTS = {}
+for _, f in ipairs(REL.FIELDS) do REL.DEFAULTS[f.name] = f.default end
+
+-- The formula switches of the C model (spec/core.md 11.2); nil is the
+-- shipped model. Only validation mutations set it.
+REL.VARIANT = nil
+
+-- The registry's mutations (validation/reliability.yaml, 8.3), for the
+-- choices of `validate --mutate`.
+REL.MUTATIONS = { "zero-recovery-latency", "slow-reload", "free-reshard", "rate-drift",
+                  "full-interval-loss" }
+
+function REL.contains(list, x)
+  for _, v in ipairs(list) do if v == x then return true end end
+  return false
+end
+
+-- A resolved config: defaults, then the given values (a plain table or a
+-- view), number fields as floats and int fields as integers.
+function REL.resolve(values)
+  local c = {}
+  for _, f in ipairs(REL.FIELDS) do
+    local v = values and values[f.name]
+    if v == nil then v = REL.DEFAULTS[f.name] end
+    if f.type == "number" then v = v + 0.0 end
+    c[f.name] = v
+  end
+  return c
+end
+
+function REL.copy(c, over)
+  local out = {}
+  for k, v in pairs(c) do out[k] = v end
+  for k, v in pairs(over or {}) do out[k] = v end
+  return out
+end
+
+-- The resolved config as JSON, in 3.1 order.
+function REL.config_object(c)
+  local o = engine.object()
+  for _, f in ipairs(REL.FIELDS) do o[f.name] = c[f.name] end
+  return o
+end
+
+-- ---- derived quantities (5.2, 5.7, 5.8) ----------------------------------------------
+
+function REL.single_rate(c)
+  local total = c.single_rate_per_node_h * c.nodes
+  local burst_node = c.burst_rate_per_h * c.burst_blast
+  return math.max(0.0, total - burst_node)
+end
+
+-- Event rate lambda of 5.7.
+function REL.event_rate(c)
+  return REL.single_rate(c) + c.burst_rate_per_h
+end
+
+function REL.expected_events(c)
+  return REL.event_rate(c) * c.horizon_h
+end
+
+-- The checkpoint pair (interval, write, their keys) a policy uses (5.1).
+function REL.pair(c, policy)
+  if REL.OVERLAPPED[policy] then
+    return c.ckpt_overlap_interval_h, c.ckpt_overlap_write_h, "ckpt_overlap_interval_h",
+           "ckpt_overlap_write_h", "overlapped"
+  end
+  return c.ckpt_interval_h, c.ckpt_write_h, "ckpt_interval_h", "ckpt_write_h", "blocking"
+end
+
+-- 5.8: spares out for repair by Little's law, the pool needed, and the
+-- size past which the pool counts as oversized.
+function REL.spare_need(c)
+  local nu = REL.single_rate(c) + c.burst_rate_per_h * c.burst_blast
+  local m = nu * (c.repair_h + c.requal_h)
+  -- math.ceil gives a float past 2^63; the comparisons still hold.
+  local k_min = math.max(1, math.ceil(m))
+  local b = c.burst_rate_per_h > 0 and c.burst_blast or 1
+  return { nu = nu, m = m, k_min = k_min, b = b, oversize = 8 * math.max(k_min, b) }
+end
+
+-- 5.7 with w > 0 and M > 0 (the caller handles w = 0 and no failures).
+function REL.checkpoint(w, m, r, c)
+  return models.reliability.checkpoint { write_h = w, mtbf_h = m, reload_h = r,
+                                         interval_h = c }
+end
+
+function REL.cadence(ratio)
+  if ratio >= 0.8 and ratio <= 1.25 then return "near-optimal" end
+  if ratio >= 0.5 and ratio <= 2 then return "acceptable" end
+  return "off-optimum"
+end
+
+-- ---- simulations ----------------------------------------------------------------------
+
+function REL.simulate(c, policy)
+  return models.reliability.simulate({ config = c, policy = policy }, REL.VARIANT)
+end
+
+-- Exact seed means of the named policies over seeds 0..n-1 (5.9).
+-- Means of integer fields stay integers when integral, as Python's
+-- statistics.mean of ints gives them.
+function REL.means(c, policies, n)
+  local m = models.reliability.means({ config = c, policies = policies, seeds = n }, REL.VARIANT)
+  for _, p in ipairs(policies) do
+    for _, k in ipairs({ "interruptions", "events" }) do
+      m[p][k] = math.tointeger(m[p][k]) or m[p][k]
+    end
+  end
+  return m
+end
+
+-- ---- strict checks (7.3), shared by lint and the model verbs ---------------------------
+
+-- The recovery clocks of a policy, in the order the message names them.
+local function clocks(policy)
+  if policy == "manual" then return { "operator_h", "reload_h" } end
+  if policy == "elastic" then return { "reshard_h" } end
+  return { "detect_h", "reload_h" }
+end
+
+-- Each check returns nil or {key = the offending field, message = ...}.
+REL.STRICT = {
+  { id = "reliability.strict.burst-budget",
+    check = function(c)
+      local total = c.single_rate_per_node_h * c.nodes
+      local burst_node = c.burst_rate_per_h * c.burst_blast
+      if burst_node > total then
+        return { key = "burst_rate_per_h",
+          message = ("bursts ask for %s node failures/h (burst_rate_per_h %s x burst_blast %d), "
+                     .. "above the configured %s (single_rate_per_node_h %s x %d nodes): the "
+                     .. "single stream is clamped to 0 and the failure rate rises to %s/h")
+                    :format(py.repr(burst_node), py.repr(c.burst_rate_per_h), c.burst_blast,
+                            py.repr(total), py.repr(c.single_rate_per_node_h), c.nodes,
+                            py.repr(burst_node)) }
+      end
+    end },
+  { id = "reliability.strict.write-fills-interval",
+    check = function(c, policy)
+      local interval, write, _, wkey, pair = REL.pair(c, policy)
+      if write == interval then
+        return { key = wkey,
+          message = ("the %s checkpoint write stall %s h equals its interval %s h: no "
+                     .. "training progress at all, ETTR 0"):format(pair, py.repr(write),
+                                                                    py.repr(interval)) }
+      end
+    end },
+  { id = "reliability.strict.zero-recovery-latency",
+    check = function(c, policy)
+      local keys, sum, first = clocks(policy), 0.0, nil
+      for _, k in ipairs(keys) do
+        sum = sum + c[k]
+        if c[k] == 0 and not first then first = k end
+      end
+      if sum == 0 then
+        return { key = first,
+          message = ("recovery takes no time (%s = 0 h): a model that recovers instantly "
+                     .. "scores above the published bound"):format(table.concat(keys, " + ")) }
+      end
+    end },
+  { id = "reliability.strict.unused-spares",
+    check = function(c, policy)
+      if c.spare_nodes > 0 and not REL.SPARES[policy] then
+        return { key = "spare_nodes",
+          message = ("%d spare nodes with policy '%s', which neither uses nor charges them: "
+                     .. "comparisons with the spares policies are skewed")
+                    :format(c.spare_nodes, policy) }
+      end
+    end },
+}
+
+-- The strict problems of configs x policies, in rule-table order, each
+-- distinct (rule, key, message) once. `which` names the checks to run
+-- (a set of ids); `unused_for` the policies rule 10 applies to.
+function REL.strict_problems(configs, policies, which, unused_policies)
+  local out, seen = {}, {}
+  for _, s in ipairs(REL.STRICT) do
+    if which[s.id] then
+      local list = s.id == "reliability.strict.unused-spares" and unused_policies or policies
+      for _, c in ipairs(configs) do
+        for _, p in ipairs(list) do
+          local r = s.check(c, p)
+          if r then
+            local tag = s.id .. "\0" .. r.key .. "\0" .. r.message
+            if not seen[tag] then
+              seen[tag] = true
+              out[#out + 1] = { rule = s.id, key = r.key, message = r.message }
+            end
+          end
+        end
+      end
+    end
+  end
+  return out
+end
+
+-- ---- rules over training-recovery-plan (section 7) --------------------------------------
+
+local KIND = "training-recovery-plan"
+
+-- Where a finding on config field `key` points: the field, else the
+-- nearest present ancestor (7.1).
+local function config_site(doc, key)
+  if engine.has(doc, "config") and engine.type(doc.config) == "map" then
+    if engine.has(doc.config, key) then return doc.config, key end
+    return doc, "config"
+  end
+  return nil, nil
+end
+
+local function fail_at(ctx, doc, key, message, figures, warn)
+  local at, k = config_site(doc, key)
+  local spec = { at = at, key = k, message = message, figures = figures }
+  if warn then ctx:warn(spec) else ctx:fail(spec) end
+end
+
+local function plan_config(doc)
+  return REL.resolve(engine.has(doc, "config") and doc.config or nil)
+end
+
+local function gate(doc, key, default)
+  if engine.has(doc, "gate") and engine.has(doc.gate, key) then return doc.gate[key] end
+  return default
+end
+
+-- Cross-field constraints of 3.1 and the limit of 5.10 over a resolved
+-- config: a list of {key, message, limit}. Shared with the verbs.
+function REL.cross_problems(c)
+  local out = {}
+  for _, f in ipairs(REL.FIELDS) do
+    if f.hi_field and c[f.name] > c[f.hi_field] then
+      out[#out + 1] = { key = f.name,
+        message = ("%s must be <= %s (%s), got %s"):format(f.name, f.hi_field,
+                  py.repr(c[f.hi_field]), py.repr(c[f.name])) }
+    end
+  end
+  if #out == 0 and REL.expected_events(c) > REL.MAX_EXPECTED_EVENTS then
+    out[#out + 1] = { key = "horizon_h", limit = true,
+      message = ("(single rate %s + burst rate %s) x horizon_h %s = %s expected latent events, "
+                 .. "over the limit of 2,000,000"):format(py.repr(REL.single_rate(c)),
+                py.repr(c.burst_rate_per_h), py.repr(c.horizon_h),
+                py.repr(REL.expected_events(c))) }
+  end
+  return out
+end
+
+engine.rule {
+  id       = "reliability.config-range",
+  kind     = KIND,
+  severity = "error",
+  stage    = "input",
+  summary  = "a plan's config must meet the cross-field constraints and limits of its fields",
+  fix      = "keep burst_blast within nodes, each write stall within its interval, and the "
+             .. "expected latent events within 2,000,000",
+  check    = function(doc, ctx)
+    for _, p in ipairs(REL.cross_problems(plan_config(doc))) do
+      fail_at(ctx, doc, p.key, p.message)
+    end
+  end,
+}
+
+engine.rule {
+  id       = "reliability.missing-field",
+  kind     = KIND,
+  severity = "error",
+  summary  = "a recovery plan must name its policy",
+  fix      = "add policy: with one of manual, auto-restart, auto-spares, auto-spares-ckpt, "
+             .. "elastic",
+  check    = function(doc, ctx)
+    if not engine.has(doc, "policy") then
+      ctx:fail { message = "the plan names no policy (one of " .. table.concat(REL.POLICIES, ", ")
+                           .. "): nothing to gate" }
+      ctx:stop()
+    end
+  end,
+}
+
+engine.rule {
+  id       = "reliability.checkpoint-cadence",
+  kind     = KIND,
+  severity = "error",
+  summary  = "the policy's checkpoint interval must be near the Young optimum of its regime",
+  fix      = "set the interval near young_h = sqrt(2 x write x MTBF); within 0.8x-1.25x costs "
+             .. "at most 2.5% above the optimum",
+  check    = function(doc, ctx)
+    local c = plan_config(doc)
+    local interval, write, ikey, _, pair = REL.pair(c, doc.policy)
+    local rate = REL.event_rate(c)
+    if write == 0 or write == interval or rate == 0 then return end
+    local k = REL.checkpoint(write, 1 / rate, c.reload_h, interval)
+    local x = k.ratio_to_young
+    if x >= 0.8 and x <= 1.25 then return end
+    local message = ("the %s interval %s h is %s x the Young optimum %s h (write %s h, MTBF %s h):"
+                     .. " first-order overhead %s%% above its optimum")
+                    :format(pair, py.repr(interval), py.fixed(x, 3), py.fixed(k.young_h, 4),
+                            py.repr(write), py.fixed(1 / rate, 4),
+                            py.fixed(k.overhead_excess * 100, 1))
+    local figures = engine.object("interval_h", interval, "young_h", k.young_h,
+                                  "ratio_to_young", x, "overhead_excess", k.overhead_excess)
+    fail_at(ctx, doc, ikey, message, figures, not (x < 0.5 or x > 2))
+  end,
+}
+
+engine.rule {
+  id       = "reliability.spare-pool",
+  kind     = KIND,
+  severity = "error",
+  summary  = "a spares policy's pool must cover the mean repair queue and, under bursts, a burst",
+  fix      = "raise spare_nodes to at least ceil(node failure rate x (repair_h + requal_h))",
+  check    = function(doc, ctx)
+    if not REL.SPARES[doc.policy] then return end
+    local c = plan_config(doc)
+    local need = REL.spare_need(c)
+    if c.spare_nodes < need.k_min then
+      fail_at(ctx, doc, "spare_nodes",
+        ("%d spare nodes are fewer than the %s the repair queue holds on average "
+         .. "(%s failures/h x %s h repair and requalification = %s)")
+        :format(c.spare_nodes, py.repr(need.k_min), py.repr(need.nu),
+                py.repr(c.repair_h + c.requal_h),
+                py.repr(need.m)),
+        engine.object("spare_nodes", c.spare_nodes, "k_min", need.k_min, "mean_out", need.m))
+    elseif c.burst_rate_per_h > 0 and c.spare_nodes < c.burst_blast then
+      fail_at(ctx, doc, "spare_nodes",
+        ("%d spare nodes can never cover a burst of %d: coverage is all-or-nothing")
+        :format(c.spare_nodes, c.burst_blast),
+        engine.object("spare_nodes", c.spare_nodes, "burst_blast", c.burst_blast), true)
+    end
+  end,
+}
+
+engine.rule {
+  id       = "reliability.spare-pool-oversized",
+  kind     = KIND,
+  severity = "warning",
+  summary  = "a spares policy's pool should not be far larger than the repair queue needs",
+  fix      = "shrink spare_nodes toward the repair queue; the idle pool is charged to the envelope",
+  check    = function(doc, ctx)
+    if not REL.SPARES[doc.policy] then return end
+    local c = plan_config(doc)
+    local need = REL.spare_need(c)
+    if c.spare_nodes > need.oversize then
+      fail_at(ctx, doc, "spare_nodes",
+        ("%d spare nodes are more than %s (8 x max(k_min %s, blast %d)): the idle pool is "
+         .. "charged to the envelope and lowers ETTR")
+        :format(c.spare_nodes, py.repr(need.oversize), py.repr(need.k_min), need.b),
+        engine.object("spare_nodes", c.spare_nodes, "threshold", need.oversize), true)
+    end
+  end,
+}
+
+-- Seed-mean ETTR of every policy for a plan, shared by rules 5 and 6.
+local function plan_means(doc, ctx)
+  return ctx:once("means", function()
+    return REL.means(plan_config(doc), REL.POLICIES, gate(doc, "seeds", 8))
+  end)
+end
+
+engine.rule {
+  id       = "reliability.policy-regime",
+  kind     = KIND,
+  severity = "error",
+  summary  = "the declared policy must not lose clearly to another policy in its regime",
+  fix      = "declare the winning policy, or change the regime (spares, bursts) it is sized for",
+  check    = function(doc, ctx)
+    local means = plan_means(doc, ctx)
+    local best, best_e = nil, nil
+    for _, p in ipairs(REL.POLICIES) do
+      local e = means[p].ettr
+      if not best_e or e > best_e then best, best_e = p, e end
+    end
+    local own = means[doc.policy].ettr
+    local margin = gate(doc, "regime_margin", 0.02)
+    if best ~= doc.policy and best_e - own > margin then
+      ctx:fail(doc, "policy",
+        ("policy '%s' reaches a mean ETTR of %s, but '%s' reaches %s in this regime: a gap of %s, "
+         .. "over the margin %s"):format(doc.policy, py.repr(own), best, py.repr(best_e),
+                                        py.fixed(best_e - own, 4), py.repr(margin)),
+        engine.object("policy_ettr", own, "winner", best, "winner_ettr", best_e,
+                      "gap", best_e - own, "margin", margin))
+    end
+  end,
+}
+
+engine.rule {
+  id       = "reliability.ettr-claim",
+  kind     = KIND,
+  severity = "error",
+  summary  = "a plan must not claim an ETTR the model cannot reproduce",
+  fix      = "lower claims.ettr to what the model gives for the plan, or change the plan",
+  check    = function(doc, ctx)
+    if not (engine.has(doc, "claims") and engine.has(doc.claims, "ettr")) then return end
+    local own = plan_means(doc, ctx)[doc.policy].ettr
+    local margin = gate(doc, "claim_margin", 0.02)
+    local claim = doc.claims.ettr
+    if claim > own + margin then
+      ctx:fail(doc.claims, "ettr",
+        ("the plan claims ETTR %s, but policy '%s' reaches %s here, more than %s below the claim")
+        :format(py.repr(claim), doc.policy, py.repr(own), py.repr(margin)),
+        engine.object("claim", claim, "model_ettr", own, "margin", margin))
+    end
+  end,
+}
+
+local STRICT_SUMMARIES = {
+  ["reliability.strict.burst-budget"] =
+    "bursts must not ask for more node failures than the configured budget",
+  ["reliability.strict.write-fills-interval"] =
+    "a checkpoint write stall must be shorter than its interval",
+  ["reliability.strict.zero-recovery-latency"] =
+    "a policy's recovery clocks must not all be zero",
+  ["reliability.strict.unused-spares"] =
+    "spare nodes must not be declared for a policy that does not use them",
+}
+
+local STRICT_FIXES = {
+  ["reliability.strict.burst-budget"] =
+    "lower burst_rate_per_h x burst_blast to at most single_rate_per_node_h x nodes",
+  ["reliability.strict.write-fills-interval"] = "lengthen the interval or shorten the write",
+  ["reliability.strict.zero-recovery-latency"] =
+    "state the real detection, reload or reshard time",
+  ["reliability.strict.unused-spares"] =
+    "set spare_nodes to 0, or declare auto-spares or auto-spares-ckpt",
+}
+
+for _, s in ipairs(REL.STRICT) do
+  local id = s.id
+  engine.rule {
+    id       = id,
+    kind     = KIND,
+    severity = "error",
+    summary  = STRICT_SUMMARIES[id],
+    fix      = STRICT_FIXES[id],
+    check    = function(doc, ctx)
+      local c = plan_config(doc)
+      for _, p in ipairs(REL.strict_problems({ c }, { doc.policy }, { [id] = true },
+                                             { doc.policy })) do
+        fail_at(ctx, doc, p.key, p.message)
+      end
+    end,
+  }
+end

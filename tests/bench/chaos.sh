@@ -1,0 +1,48 @@
+#!/bin/sh
+# Benchmark of the chaos pack (spec/chaos.md 12): chaos-fidelity on one spec,
+# on the bundled catalog, coverage, two-clocks, registry and the validation
+# run, each against a bare C process that parses the same files with libyaml
+# (measured in the same run). The recorded Python reference takes 260-350 ms
+# for one spec and 370-410 ms for the catalog; the targets are <= 15 ms, 20 ms,
+# 25 ms (coverage), 5 ms (two-clocks, registry) and 50 ms (validate). Prints
+# numbers; never fails on timing.
+#   sh tests/bench/chaos.sh [BUILD_DIR]      (default build; run `make` first)
+set -eu
+cd "$(dirname "$0")/../.."
+b=${1:-build}
+runs=${BENCH_RUNS:-21}
+dir=$(mktemp -d /tmp/ig-chbench-XXXXXX)
+trap 'rm -rf "$dir"' EXIT
+[ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory "$b/tests/bench/bare_parse" >/dev/null
+median() {
+	n=0
+	: > "$dir/t"
+	while [ $n -lt "$runs" ]; do
+		s=$(date +%s%N)
+		"$@" >/dev/null 2>&1 || true
+		e=$(date +%s%N)
+		echo $(((e - s) / 1000)) >> "$dir/t"
+		n=$((n + 1))
+	done
+	sort -n "$dir/t" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+}
+cat=rules/chaos/catalog
+one=$cat/ib-link-flap.yaml
+bare_one=$(median "$b/tests/bench/bare_parse" "$one")
+bare_cat=$(median "$b/tests/bench/bare_parse" "$cat"/*.yaml)
+cf="$b/chaos-fidelity"
+row() {
+	label=$1 bare=$2
+	shift 2
+	t=$(median "$@")
+	printf '%-36s %10s %10s %8s\n' "$label" "$t" "$bare" \
+		"$(awk -v a="$t" -v b="$bare" 'BEGIN {printf "%.2f", a / b}')"
+}
+printf '%-36s %10s %10s %8s\n' case "ours us" "bare us" ratio
+row "one spec" "$bare_one" "$cf" "$one"
+row "bundled catalog (25 specs)" "$bare_cat" "$cf"
+row "coverage of the catalog" "$bare_cat" "$cf" coverage
+row "two-clocks" "$bare_one" "$cf" two-clocks
+row "registry --format json" "$bare_one" "$cf" registry --format json
+row "infragate validate chaos" "$bare_cat" "$b/infragate" validate chaos
+echo "(bare: a C process that parses the same files with libyaml, measured here)"

@@ -42,11 +42,14 @@ struct engine_out {
 	const char *verb;        /* the verb that ran (NULL: none recognised) */
 	const char *program;     /* "infragate lint", "pue-ladder gate": for
 				  * "PROGRAM VERB: error[cli.usage]" lines */
+	const char *pack;        /* `infragate PACK VERB` programs: the envelope's
+				  * "pack" (spec/core.md 2.6); NULL: none */
 	int json;                /* errors go out as the JSON error document */
 	int exit_code;
 	int usage;               /* the errors are usage errors */
 	char verb_buf[128];      /* holds 'verb' when it names a pack's verb */
 	char program_buf[256];
+	char pack_buf[64];
 };
 
 void engine_out_init(struct engine_out *o);

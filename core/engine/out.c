@@ -110,6 +110,10 @@ void engine_error_document(const struct engine_out *o, const char *version,
 	json_write_str(out, version, strlen(version));
 	sbuf_adds(out, ", \"verb\": ");
 	json_str_or_null(out, o->verb);
+	if (o->pack) {
+		sbuf_adds(out, ", \"pack\": ");
+		json_write_str(out, o->pack, strlen(o->pack));
+	}
 	sbuf_adds(out, ", \"errors\": [");
 	for (i = 0; i < o->errors.n; i++) {
 		const struct finding *f = &o->errors.items[i];

@@ -98,6 +98,13 @@ int engine_program(struct engine *e, const char *name, int argc, char **argv,
 		engine_out_usage(o, "command", "there is no program '%s'", name);
 		return -1;
 	}
+	/* The research-model programs (`infragate reliability ...`) name
+	 * their pack in every document, error documents included; the
+	 * drop-in programs keep the published tools' envelopes. */
+	if (!linked_program_pack(name)) {
+		snprintf(o->pack_buf, sizeof o->pack_buf, "%s", pack);
+		o->pack = o->pack_buf;
+	}
 	pr = engine_pack(e, pack);
 	fmt = ap_scan_format(argc, argv, 0);
 	o->json = fmt && strcmp(fmt, "json") == 0;

@@ -1,0 +1,660 @@
+-- The scheduling pack (spec/scheduling.md): stranded capacity priced layer
+-- by layer, the scheduler simulation, and the two documents CI gates:
+-- capacity requests (buy N GPUs) and scheduler policies. The arithmetic is
+-- C (models.scheduling, core/models/scheduling*.c); this file resolves
+-- documents into model inputs and model outputs into findings. The helpers
+-- under SCHED are shared with commands.lua and validation.lua; VARIANT is
+-- the formula change a validation mutation passes to every model call.
+local py = require "py"
+
+engine.pack {
+  summary   = "stranded capacity, scheduler simulation, capacity requests and scheduler policies",
+  help_base = "https://infragate.invalid/rules/scheduling/",
+}
+
+VARIANT = {}
+SCHED = {}
+
+local function float(x) return x + 0.0 end
+SCHED.float = float
+
+-- ---- the fields of 3.1 and 3.2, in the reference's order --------------------
+
+-- {name, type, default, min, max, min_open, max_open, ...}
+SCHED.STRANDED_FIELDS = {
+  { "name", "string", "custom", minlen = 1, maxlen = 64 },
+  { "description", "string", nil, maxlen = 1000 },
+  { "gpus", "int", nil, 1, 100000000 },
+  { "window_hours", "number", 720.0, 0, 876000, min_open = true },
+  { "hard_outage_hours", "number", 0.0, 0, 876000 },
+  { "degraded_hours", "number", 0.0, 0, 876000 },
+  { "degradation_weight", "number", 0.15, 0, 1 },
+  { "allocation_efficiency", "number", 1.0, 0, 1 },
+  { "productive_ratio", "number", 1.0, 0, 1 },
+  { "usd_per_gpu_hour", "number", 2.0, 0, 100000 },
+}
+
+SCHED.CONFIG_FIELDS = {
+  { "gpus", "int", 1024, 8, 1048576, mult = 8 },
+  { "horizon_days", "int", 30, 1, 366 },
+  { "seed", "int", 42, 0, math.maxinteger - 20000 },
+  { "offered_load", "number", 0.95, 0, 100 },
+  { "inf_base", "number", 280.0, 0, nil },
+  { "inf_diurnal_amp", "number", 80.0, 0, nil },
+  { "inf_surges", "bool", false },
+  { "failures", "bool", false },
+  { "failures_per_1000_node_days", "number", 6.5, 0, 288000, max_open = true },
+  { "power_envelope", "bool", false },
+  { "power_frac", "number", 0.75, 0, 1, min_open = true },
+  { "power_start_hour", "int", 16, 0, 23 },
+  { "power_hours", "int", 4, 0, 24 },
+}
+
+SCHED.POLICIES = { "rigid-fifo", "tiered-preemption", "intent-closed-loop" }
+SCHED.METRICS = {
+  "nominal_gpu_h", "envelope_gpu_h", "productive_gpu_h", "stranded_gpu_h",
+  "stranded_idle_gpu_h", "stranded_reservation_gpu_h", "stranded_train_overhead_gpu_h",
+  "capacity_realization", "slo_attainment", "train_ettr", "jobs_submitted",
+  "jobs_completed", "preemptions", "emergency_kills", "resizes", "work_lost_gpu_h",
+  "mean_wait_h",
+}
+SCHED.INT_METRICS = { jobs_submitted = true, jobs_completed = true, preemptions = true,
+                      emergency_kills = true, resizes = true }
+SCHED.LEDGER = {
+  "nominal_gpu_h", "envelope_gpu_h", "inf_alloc_gpu_h", "inf_productive_gpu_h",
+  "inf_demand_gpu_h", "train_alloc_gpu_h", "train_productive_gpu_h", "work_lost_gpu_h",
+  "wait_steps_sum", "slo_ok_steps", "total_steps", "waited_jobs",
+}
+
+function SCHED.field(fields, name)
+  for _, f in ipairs(fields) do
+    if f[1] == name then return f end
+  end
+  return nil
+end
+
+local TYPE_WORDS = { int = "an integer", number = "a number", bool = "a boolean",
+                     string = "a string" }
+
+-- Why v is not a valid value of field f, or nil. Values come from a document
+-- view or from the YAML scalar resolver below, so ints are Lua integers.
+function SCHED.bad_value(f, v)
+  local ty, name = f[2], f[1]
+  local ok
+  if ty == "int" then ok = math.type(v) == "integer"
+  elseif ty == "number" then ok = type(v) == "number" and v == v and v ~= math.huge
+                                  and v ~= -math.huge
+  elseif ty == "bool" then ok = type(v) == "boolean"
+  else ok = type(v) == "string" end
+  if not ok then
+    local got = type(v) == "number" and py.repr(v) or engine.isnull(v) and "null"
+                or type(v) == "string" and ("the string '%s'"):format(v) or tostring(v)
+    return ("%s must be %s (got %s)"):format(name, TYPE_WORDS[ty], got)
+  end
+  if ty == "string" then
+    local n = utf8.len(v) or #v
+    if f.minlen and n < f.minlen then
+      return ("%s must have at least %d characters"):format(name, f.minlen)
+    end
+    if f.maxlen and n > f.maxlen then
+      return ("%s must have at most %d characters (got %d)"):format(name, f.maxlen, n)
+    end
+    return nil
+  end
+  if ty == "bool" then return nil end
+  local lo, hi = f[4], f[5]
+  if lo and ((f.min_open and not (v > lo)) or (not f.min_open and not (v >= lo))) then
+    return ("%s must be %s %s (got %s)"):format(name, f.min_open and ">" or ">=",
+                                               py.repr(lo), py.repr(v))
+  end
+  if hi and ((f.max_open and not (v < hi)) or (not f.max_open and not (v <= hi))) then
+    return ("%s must be %s %s (got %s)"):format(name, f.max_open and "<" or "<=",
+                                               py.repr(hi), py.repr(v))
+  end
+  if f.mult and v % f.mult ~= 0 then
+    return ("%s must be a multiple of %d (got %s)"):format(name, f.mult, py.repr(v))
+  end
+  return nil
+end
+
+-- ---- YAML 1.1 typing of a --set value (spec/yaml.md, as PyYAML types it) ----
+
+local BOOLS = { yes = true, Yes = true, YES = true, ["true"] = true, True = true,
+                TRUE = true, on = true, On = true, ON = true, y = true, Y = true,
+                no = false, No = false, NO = false, ["false"] = false, False = false,
+                FALSE = false, off = false, Off = false, OFF = false, n = false, N = false }
+local NULLS = { [""] = true, ["~"] = true, null = true, Null = true, NULL = true }
+
+local function sexagesimal(s, conv)
+  local sign, rest = s:match("^([-+]?)(.*)$")
+  local value = 0
+  for part in rest:gmatch("[^:]+") do value = value * 60 + conv(part) end
+  return sign == "-" and -value or value
+end
+
+function SCHED.yaml_scalar(s)
+  if NULLS[s] then return engine.null end
+  if BOOLS[s] ~= nil then return BOOLS[s] end
+  local clean = s:gsub("_", "")
+  if s:match("^[-+]?0b[01_]+$") then
+    local sign, digits = clean:match("^([-+]?)0b(.*)$")
+    local v = 0
+    for d in digits:gmatch(".") do v = v * 2 + tonumber(d) end
+    return sign == "-" and -v or v
+  end
+  if s:match("^[-+]?0x[0-9a-fA-F_]+$") then
+    local sign, digits = clean:match("^([-+]?)0x(.*)$")
+    local v = math.tointeger(tonumber(digits, 16))
+    return sign == "-" and -v or v
+  end
+  if s:match("^[-+]?0[0-7_]+$") then
+    local sign, digits = clean:match("^([-+]?)0(.*)$")
+    local v = math.tointeger(tonumber(digits, 8))
+    return sign == "-" and -v or v
+  end
+  if s:match("^[-+]?0$") or s:match("^[-+]?[1-9][0-9_]*$") then
+    local v = math.tointeger(tonumber(clean))
+    if v then return v end
+    return tonumber(clean) + 0.0
+  end
+  if s:match("^[-+]?[1-9][0-9_]*:[0-5]?[0-9]:?[0-5]?[0-9]*$") and not s:find(":$") then
+    return sexagesimal(clean, function(p) return math.tointeger(tonumber(p)) end)
+  end
+  if s:match("^[-+]?[0-9][0-9_]*%.[0-9_]*$") or s:match("^[-+]?%.[0-9][0-9_]*$")
+     or s:match("^[-+]?[0-9][0-9_]*%.[0-9_]*[eE][-+][0-9]+$")
+     or s:match("^[-+]?%.[0-9][0-9_]*[eE][-+][0-9]+$") then
+    return tonumber(clean) + 0.0
+  end
+  if s:match("^[-+]?%.[iI][nN][fF]$") then
+    return s:sub(1, 1) == "-" and -math.huge or math.huge
+  end
+  if s == ".nan" or s == ".NaN" or s == ".NAN" then return 0.0 / 0.0 end
+  return s
+end
+
+-- ---- resolving documents -----------------------------------------------------
+
+-- A plain table of fields from a document mapping (views or plain tables).
+function SCHED.plain_fields(fields, src, into)
+  into = into or {}
+  if src == nil then return into end
+  for _, f in ipairs(fields) do
+    local v = src[f[1]]
+    if v ~= nil and not engine.isnull(v) then into[f[1]] = v end
+  end
+  return into
+end
+
+-- Defaults filled, numbers as floats where the field is a number.
+function SCHED.resolved(fields, given)
+  local out = {}
+  for _, f in ipairs(fields) do
+    local v = given[f[1]]
+    if v == nil then v = f[3] end
+    if v ~= nil and f[2] == "number" then v = float(v) end
+    out[f[1]] = v
+  end
+  return out
+end
+
+function SCHED.ordered(fields, resolved)
+  local o = engine.object()
+  for _, f in ipairs(fields) do
+    if resolved[f[1]] ~= nil then o[f[1]] = resolved[f[1]] end
+  end
+  return o
+end
+
+-- Cross-field problems of a resolved stranded scenario (3.1): {key, message}.
+function SCHED.stranded_cross(s)
+  local lost = s.hard_outage_hours + s.degraded_hours * s.degradation_weight
+  if not (lost <= s.window_hours) then
+    return { { "hard_outage_hours",
+               ("hard_outage_hours %s plus degraded_hours %s x degradation_weight %s is %s h, "
+                .. "more than window_hours %s"):format(py.repr(s.hard_outage_hours),
+                 py.repr(s.degraded_hours), py.repr(s.degradation_weight), py.repr(lost),
+                 py.repr(s.window_hours)) } }
+  end
+  return {}
+end
+
+-- Cross-field problems of a resolved scheduler config (3.2).
+function SCHED.config_cross(c)
+  local out = {}
+  if not (c.inf_base + c.inf_diurnal_amp < c.gpus) then
+    out[#out + 1] = { "inf_base", ("inf_base %s + inf_diurnal_amp %s leaves no training "
+                      .. "capacity on %d GPUs"):format(py.repr(c.inf_base),
+                      py.repr(c.inf_diurnal_amp), c.gpus) }
+  end
+  if c.power_start_hour + c.power_hours > 24 then
+    out[#out + 1] = { "power_start_hour", ("power_start_hour %d + power_hours %d is past "
+                      .. "midnight (the model's window cannot wrap)"):format(
+                      c.power_start_hour, c.power_hours) }
+  end
+  if c.power_envelope and math.floor(c.gpus * c.power_frac) < 1 then
+    out[#out + 1] = { "power_frac", ("power_frac %s leaves no GPU of %d powered")
+                      :format(py.repr(c.power_frac), c.gpus) }
+  end
+  return out
+end
+
+-- models.scheduling.* with the mutation's variant.
+function SCHED.stranded(s)
+  return models.scheduling.stranded({
+    gpus = float(s.gpus), window_hours = s.window_hours,
+    hard_outage_hours = s.hard_outage_hours, degraded_hours = s.degraded_hours,
+    degradation_weight = s.degradation_weight,
+    allocation_efficiency = s.allocation_efficiency,
+    productive_ratio = s.productive_ratio, usd_per_gpu_hour = s.usd_per_gpu_hour })
+end
+
+function SCHED.simulate(cfg, policy, opts)
+  return models.scheduling.simulate(cfg, policy, opts or {}, VARIANT)
+end
+
+function SCHED.mean(xs) return models.scheduling.mean(xs) end
+
+-- The presets of 5.2.3 (pack data), each scenario with defaults filled.
+SCHED.PRESETS = {}
+for _, p in ipairs(engine.data("presets.yaml")) do
+  local given = SCHED.plain_fields(SCHED.STRANDED_FIELDS, p.scenario)
+  given.name, given.description = p.name, p.description
+  SCHED.PRESETS[#SCHED.PRESETS + 1] = { name = p.name, description = p.description,
+                                        scenario = SCHED.resolved(SCHED.STRANDED_FIELDS, given) }
+end
+table.sort(SCHED.PRESETS, function(a, b) return a.name < b.name end)
+
+function SCHED.preset(name)
+  for _, p in ipairs(SCHED.PRESETS) do
+    if p.name == name then return p end
+  end
+  return nil
+end
+
+-- ---- findings shared by rules and verbs ----------------------------------------
+
+function SCHED.money(x)
+  local text = py.fixed(x, 0)
+  local sign, digits = text:match("^(-?)(%d+)$")
+  if not digits then return text end
+  digits = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse()
+  if digits:sub(1, 1) == "," then digits = digits:sub(2) end
+  return sign .. digits
+end
+
+
+-- ---- rules ------------------------------------------------------------------
+
+engine.declare {
+  id       = "scheduling.missing-field",
+  severity = "error",
+  stage    = "check",
+  summary  = "a capacity request needs fleet, fleet.gpus, request.additional_gpus; a policy needs policy",
+  fix      = "add the missing key; the finding's path names it",
+}
+
+local CROSS = "scheduling.cross-field"
+
+local function where_key(doc, parent, key)
+  local p = doc[parent]
+  if p ~= nil and not engine.isnull(p) and engine.has(p, key) then return p, key end
+  if p ~= nil and not engine.isnull(p) then return p, nil end
+  return doc, parent
+end
+
+engine.rule {
+  id       = CROSS,
+  kind     = { "capacity-request", "scheduler-policy" },
+  severity = "error",
+  stage    = "input",
+  summary  = "fields that are valid alone must also agree with each other (spec 3.1, 3.2, 3.9)",
+  fix      = "change one of the two fields the message names",
+  check    = function(doc, ctx)
+    if ctx.kind == "capacity-request" then
+      if doc.fleet == nil or doc.fleet.gpus == nil then return end
+      local s = SCHED.resolved(SCHED.STRANDED_FIELDS,
+                               SCHED.plain_fields(SCHED.STRANDED_FIELDS, doc.fleet))
+      for _, p in ipairs(SCHED.stranded_cross(s)) do
+        ctx:fail(doc.fleet, engine.has(doc.fleet, p[1]) and p[1] or nil, p[2])
+      end
+      return
+    end
+    local c = SCHED.resolved(SCHED.CONFIG_FIELDS,
+                             SCHED.plain_fields(SCHED.CONFIG_FIELDS, doc.cluster))
+    for _, p in ipairs(SCHED.config_cross(c)) do
+      local at, key = where_key(doc, "cluster", p[1])
+      ctx:fail(at, key, p[2])
+    end
+    if doc.policy ~= nil and doc.policy ~= "intent-closed-loop" then
+      for _, k in ipairs({ "tracking", "elasticity" }) do
+        if engine.has(doc, k) then
+          ctx:fail(doc, k, ("%s applies to intent-closed-loop only, not to policy %s")
+                   :format(k, doc.policy))
+        end
+      end
+    end
+  end,
+}
+
+-- ---- capacity-request (6.2) ----
+
+local TARGET_E, TARGET_P = 0.93, 0.90
+
+local function request_figures(doc)
+  local given = SCHED.plain_fields(SCHED.STRANDED_FIELDS, doc.fleet)
+  local s = SCHED.resolved(SCHED.STRANDED_FIELDS, given)
+  local r = SCHED.stranded(s)
+  local t = doc.targets
+  local et = t and t.allocation_efficiency and float(t.allocation_efficiency) or TARGET_E
+  local pt = t and t.productive_ratio and float(t.productive_ratio) or TARGET_P
+  local a, e, p = r.availability, s.allocation_efficiency, s.productive_ratio
+  local g, h, n = doc.request.additional_gpus, s.window_hours, s.gpus
+  local delivered = (((g * h) * a) * e) * p
+  local recoverable = (((n * h) * a) * (math.max(e, et) * math.max(p, pt))) - r.usable_gpu_hours
+  return { s = s, r = r, et = et, pt = pt, delivered = delivered, recoverable = recoverable }
+end
+
+local function fleet_at(doc, key)
+  if engine.has(doc.fleet, key) then return doc.fleet, key end
+  return doc.fleet, nil
+end
+
+engine.rule {
+  id       = "scheduling.recoverable-exceeds-request",
+  kind     = "capacity-request",
+  severity = "error",
+  summary  = "raising E and P to their targets must not recover at least what the purchase delivers",
+  rationale = "scheduler work that recovers stranded GPU-hours is cheaper than GPUs that strand "
+              .. "at the same rates",
+  fix      = "raise allocation efficiency and productive ratio first, or show targets the fleet "
+             .. "cannot reach",
+  check    = function(doc, ctx)
+    local f = ctx:once("request", function() return request_figures(doc) end)
+    if f.recoverable >= f.delivered then
+      local h = f.s.window_hours
+      ctx:fail(doc.request, "additional_gpus",
+        ("raising E to %s and P to %s recovers %s GPU-h (%s GPUs continuously), at least the "
+         .. "%s GPU-h (%s GPUs) the %d new GPUs would deliver at the fleet's own rates")
+          :format(py.repr(math.max(f.s.allocation_efficiency, f.et)),
+                  py.repr(math.max(f.s.productive_ratio, f.pt)), SCHED.money(f.recoverable),
+                  py.fixed(f.recoverable / h, 1), SCHED.money(f.delivered),
+                  py.fixed(f.delivered / h, 1), doc.request.additional_gpus),
+        engine.object("recoverable_gpu_h", f.recoverable, "delivered_gpu_h", f.delivered))
+    end
+  end,
+}
+
+engine.rule {
+  id       = "scheduling.allocation-below-target",
+  kind     = "capacity-request",
+  severity = "warning",
+  summary  = "the fleet's allocation efficiency is below the attainable target",
+  fix      = "work on fragmentation, gang admission and reservations before buying",
+  check    = function(doc, ctx)
+    local f = ctx:once("request", function() return request_figures(doc) end)
+    if f.s.allocation_efficiency < f.et then
+      local at, key = fleet_at(doc, "allocation_efficiency")
+      ctx:fail(at, key,
+        ("allocation efficiency %s is below the target %s: the allocation layer strands %s GPU-h")
+          :format(py.repr(f.s.allocation_efficiency), py.repr(f.et),
+                  SCHED.money(f.r.loss_allocation)),
+        engine.object("allocation_efficiency", f.s.allocation_efficiency, "target", f.et,
+                      "loss_allocation_gpu_h", f.r.loss_allocation))
+    end
+  end,
+}
+
+engine.rule {
+  id       = "scheduling.stranded-claim",
+  kind     = "capacity-request",
+  severity = "error",
+  summary  = "a claimed stranded total must be the calculator's to the GPU-hour",
+  fix      = "use the figure `infragate scheduling stranded` prints for the fleet",
+  check    = function(doc, ctx)
+    local c = doc.claims
+    if c == nil or c.stranded_gpu_hours == nil then return end
+    local f = ctx:once("request", function() return request_figures(doc) end)
+    if math.abs(c.stranded_gpu_hours - f.r.stranded_gpu_hours) > 0.5 then
+      ctx:fail(c, "stranded_gpu_hours",
+        ("the claim of %s stranded GPU-h is not the calculator's %s GPU-h")
+          :format(py.repr(c.stranded_gpu_hours), py.repr(f.r.stranded_gpu_hours)),
+        engine.object("claimed", c.stranded_gpu_hours, "computed", f.r.stranded_gpu_hours))
+    end
+  end,
+}
+
+-- The strict calculator checks shared with `stranded` (6.4): {key, message}.
+function SCHED.windows_exceed(s)
+  if s.hard_outage_hours + s.degraded_hours > s.window_hours then
+    return ("hard_outage_hours %s and degraded_hours %s add up to more than window_hours %s")
+           :format(py.repr(s.hard_outage_hours), py.repr(s.degraded_hours),
+                   py.repr(s.window_hours))
+  end
+  return nil
+end
+
+function SCHED.assumed_weight(s, weight_given)
+  if s.degraded_hours > 0 and not weight_given then
+    return ("degraded_hours %s are weighted by the assumed default 0.15, not a measured "
+            .. "share"):format(py.repr(s.degraded_hours))
+  end
+  return nil
+end
+
+engine.rule {
+  id       = "scheduling.strict.windows-exceed-horizon",
+  kind     = "capacity-request",
+  severity = "error",
+  summary  = "outage and degraded hours must both fit in the window",
+  fix      = "correct the hours or lengthen the window",
+  check    = function(doc, ctx)
+    local s = SCHED.resolved(SCHED.STRANDED_FIELDS,
+                             SCHED.plain_fields(SCHED.STRANDED_FIELDS, doc.fleet))
+    local m = SCHED.windows_exceed(s)
+    if m then
+      local at, key = fleet_at(doc, "degraded_hours")
+      ctx:fail(at, key, m)
+    end
+  end,
+}
+
+engine.rule {
+  id       = "scheduling.strict.assumed-degradation-weight",
+  kind     = "capacity-request",
+  severity = "error",
+  summary  = "degraded hours need a stated degradation weight",
+  fix      = "state degradation_weight from a measurement of the degraded hours",
+  check    = function(doc, ctx)
+    local s = SCHED.resolved(SCHED.STRANDED_FIELDS,
+                             SCHED.plain_fields(SCHED.STRANDED_FIELDS, doc.fleet))
+    local m = SCHED.assumed_weight(s, engine.has(doc.fleet, "degradation_weight"))
+    if m then ctx:fail(doc.fleet, "degraded_hours", m) end
+  end,
+}
+
+-- ---- scheduler-policy (6.3) ----
+
+SCHED.GATE = { seeds = 4, horizon_days = 14, margin = 0.01 }
+
+-- The gate runs of 3.9 and their exact means.
+function SCHED.gate(cluster, policy, tracking, elasticity, seeds, days)
+  local per = {}
+  local any_censored, any_preempt = false, false
+  for s = 0, seeds - 1 do
+    local cfg = {}
+    for k, v in pairs(cluster) do cfg[k] = v end
+    cfg.horizon_days, cfg.seed = days, s
+    local run = SCHED.simulate(cfg, policy, { tracking = tracking, elasticity = elasticity })
+    per[#per + 1] = run.metrics
+    if run.jobs_never_started > 0 then any_censored = true end
+    if run.metrics.preemptions > 0 then any_preempt = true end
+  end
+  local means = {}
+  for _, m in ipairs(SCHED.METRICS) do
+    local xs = {}
+    for i, r in ipairs(per) do xs[i] = float(r[m]) end
+    means[m] = SCHED.mean(xs)
+  end
+  return { means = means, censored = any_censored, preempted = any_preempt }
+end
+
+local function policy_setup(doc)
+  local cluster = SCHED.plain_fields(SCHED.CONFIG_FIELDS, doc.cluster)
+  local c = SCHED.resolved(SCHED.CONFIG_FIELDS, cluster)
+  local g = doc.gate
+  local seeds = g and g.seeds or SCHED.GATE.seeds
+  local days = g and g.horizon_days or SCHED.GATE.horizon_days
+  local margin = g and g.margin and float(g.margin) or SCHED.GATE.margin
+  local intent = doc.policy == "intent-closed-loop"
+  local tracking = not intent or doc.tracking == nil or doc.tracking
+  local elasticity = not intent or doc.elasticity == nil or doc.elasticity
+  return { c = c, cluster = cluster, seeds = seeds, days = days, margin = margin,
+           intent = intent, tracking = tracking, elasticity = elasticity,
+           static = not intent or not tracking,
+           r = math.ceil((c.inf_base + c.inf_diurnal_amp) * 1.05) }
+end
+
+local function gate_of(doc, ctx)
+  return ctx:once("gate", function()
+    local p = policy_setup(doc)
+    local limit = models.scheduling.check_limits(p.c, VARIANT)
+    if limit then error("input.limit: " .. limit.message) end
+    p.run = SCHED.gate(p.cluster, doc.policy, p.tracking, p.elasticity, p.seeds, p.days)
+    return p
+  end)
+end
+
+local function cluster_at(doc, key)
+  if doc.cluster ~= nil and engine.has(doc.cluster, key) then return doc.cluster, key end
+  if doc.cluster ~= nil then return doc.cluster, nil end
+  return doc, nil
+end
+
+engine.rule {
+  id       = "scheduling.power-shed-by-kill",
+  kind     = "scheduler-policy",
+  severity = "error",
+  summary  = "rigid FIFO under a power envelope sheds each contraction by killing jobs",
+  rationale = "a kill discards the work since the job's last checkpoint; graceful preemption "
+              .. "keeps it",
+  fix      = "run tiered-preemption or intent-closed-loop on a power-capped partition",
+  check    = function(doc, ctx)
+    local p = policy_setup(doc)
+    if not (p.c.power_envelope and doc.policy == "rigid-fifo") then return end
+    local g = gate_of(doc, ctx).run.means
+    ctx:fail(doc, "policy",
+      ("rigid-fifo sheds the daily power contraction by killing the newest jobs: %s GPU-h "
+       .. "of work lost in %s kills per run (mean over %d gate runs)")
+        :format(py.fixed(g.work_lost_gpu_h, 1), py.repr(g.emergency_kills), p.seeds),
+      engine.object("work_lost_gpu_h", g.work_lost_gpu_h, "emergency_kills", g.emergency_kills))
+  end,
+}
+
+local SURGE_GPUS = 120
+
+engine.rule {
+  id       = "scheduling.reservation-below-surge",
+  kind     = "scheduler-policy",
+  severity = "error",
+  summary  = "a static inference reservation must cover a surge at the daily peak",
+  fix      = "track demand (intent-closed-loop with tracking) or raise inf_base's reservation",
+  check    = function(doc, ctx)
+    local p = policy_setup(doc)
+    if not (p.c.inf_surges and p.static) then return end
+    local need = p.c.inf_base + p.c.inf_diurnal_amp + SURGE_GPUS
+    if p.r < need then
+      local at, key = cluster_at(doc, "inf_surges")
+      ctx:fail(at, key,
+        ("the static reservation of %d GPUs is below the %s GPUs of a surge at the daily peak")
+          :format(p.r, py.repr(need)),
+        engine.object("reservation_gpus", p.r, "surge_peak_gpus", need))
+    end
+  end,
+}
+
+engine.rule {
+  id       = "scheduling.peak-provisioned-reservation",
+  kind     = "scheduler-policy",
+  severity = "warning",
+  summary  = "a static reservation holds peak GPUs all day against a lower mean demand",
+  fix      = "use intent-closed-loop with tracking so the reservation follows demand",
+  check    = function(doc, ctx)
+    local p = policy_setup(doc)
+    if not p.static then return end
+    local g = gate_of(doc, ctx).run.means
+    local at, key = doc, "policy"
+    if p.intent and engine.has(doc, "tracking") then key = "tracking" end
+    ctx:fail(at, key,
+      ("the static reservation holds %d GPUs all day for a peak of %s and a daily mean of %s: "
+       .. "%s GPU-h reserved and unused per run")
+        :format(p.r, py.repr(p.c.inf_base + p.c.inf_diurnal_amp), py.repr(p.c.inf_base),
+                py.fixed(g.stranded_reservation_gpu_h, 1)),
+      engine.object("reservation_gpus", p.r, "stranded_reservation_gpu_h",
+                    g.stranded_reservation_gpu_h))
+  end,
+}
+
+local function claim_rule(id, key, summary, above)
+  engine.rule {
+    id       = id,
+    kind     = "scheduler-policy",
+    severity = "error",
+    summary  = summary,
+    fix      = "claim what `infragate scheduling simulate` reaches over the gate seeds",
+    check    = function(doc, ctx)
+      local c = doc.claims
+      if c == nil or c[key] == nil then return end
+      local p = gate_of(doc, ctx)
+      local m = p.run.means[key]
+      local claim = c[key]
+      local broken
+      if above then broken = claim > m + p.margin else broken = claim + p.margin < m end
+      if broken then
+        ctx:fail(c, key,
+          ("the claimed %s %s is %s the simulated mean %s by more than the margin %s")
+            :format(key, py.repr(claim), above and "above" or "below", py.repr(m),
+                    py.repr(p.margin)),
+          engine.object("claimed", claim, "simulated", m, "margin", p.margin))
+      end
+    end,
+  }
+end
+
+claim_rule("scheduling.realization-claim", "capacity_realization",
+           "a claimed capacity realization must not exceed the simulated one", true)
+claim_rule("scheduling.slo-claim", "slo_attainment",
+           "a claimed inference SLO attainment must not exceed the simulated one", true)
+claim_rule("scheduling.wait-claim", "mean_wait_h",
+           "a claimed mean wait must not be shorter than the simulated one", false)
+
+engine.rule {
+  id       = "scheduling.strict.censored-wait",
+  kind     = "scheduler-policy",
+  severity = "error",
+  summary  = "a mean-wait claim must not rest on runs whose never-started jobs are left out",
+  fix      = "lower the offered load or lengthen the gate horizon until every job starts",
+  check    = function(doc, ctx)
+    if doc.claims == nil or doc.claims.mean_wait_h == nil then return end
+    if gate_of(doc, ctx).run.censored then
+      ctx:fail(doc.claims, "mean_wait_h",
+               "some gate runs have jobs that never started; the mean wait leaves them out "
+               .. "and so flatters the claim")
+    end
+  end,
+}
+
+engine.rule {
+  id       = "scheduling.strict.uncharged-preemption",
+  kind     = "scheduler-policy",
+  severity = "error",
+  summary  = "claims of a preempting policy rest on preemption the model does not charge",
+  fix      = "discount the claims for a checkpoint write per preemption",
+  check    = function(doc, ctx)
+    if doc.claims == nil or doc.policy == "rigid-fifo" then return end
+    if gate_of(doc, ctx).run.preempted then
+      ctx:fail(doc, "policy",
+               ("policy %s preempted gracefully in the gate runs, which the model charges no "
+                .. "checkpoint write for; the claimed figures are optimistic"):format(doc.policy))
+    end
+  end,
+}

@@ -14,6 +14,7 @@
 #include <lua.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/lua/l_models.h"
@@ -24,37 +25,13 @@
 
 /* ---- shared readers ------------------------------------------------------------ */
 
-/* The switches of a variant table at idx (0: none). */
-static unsigned read_variant(lua_State *L, const char *fn, int idx)
-{
-	unsigned bits = 0;
-	int i, found;
-
-	if (idx == 0 || lua_isnoneornil(L, idx))
-		return 0;
-	luaL_checktype(L, idx, LUA_TTABLE);
-	lua_pushnil(L);
-	while (lua_next(L, idx)) {
-		if (lua_type(L, -2) != LUA_TSTRING)
-			luaL_error(L, "variant of 'cooling.%s': switch names are strings", fn);
-		found = 0;
-		for (i = 0; i < COOLING_SW_COUNT; i++)
-			if (strcmp(cooling_switch_names[i], lua_tostring(L, -2)) == 0) {
-				found = 1;
-				if (lua_toboolean(L, -1))
-					bits |= 1u << i;
-			}
-		if (!found)
-			luaL_error(L, "model 'cooling.%s' has no switch '%s'", fn,
-				   lua_tostring(L, -2));
-		lua_pop(L, 1);
-	}
-	return bits;
-}
-
 static void model_at(lua_State *L, const char *fn, int vidx, struct cooling_model *m)
 {
-	cooling_model_init(m, read_variant(L, fn, vidx));
+	char owner[64];
+
+	snprintf(owner, sizeof owner, "cooling.%s", fn);
+	cooling_model_init(m, lm_variant_bits(L, vidx, owner, cooling_switch_names,
+					       COOLING_SW_COUNT));
 }
 
 typedef int (*index_fn)(const struct cooling_model *, const char *);

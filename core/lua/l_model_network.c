@@ -134,33 +134,6 @@ static void read_scn(lua_State *L, const char *fn, int idx, struct nw_scn *s)
 	nw_resolve(s);
 }
 
-static unsigned read_variant(lua_State *L, int idx)
-{
-	unsigned bits = 0;
-	size_t i;
-
-	if (lua_isnoneornil(L, idx))
-		return 0;
-	luaL_checktype(L, idx, LUA_TTABLE);
-	lua_pushnil(L);
-	while (lua_next(L, idx)) {
-		int found = 0;
-
-		if (lua_type(L, -2) != LUA_TSTRING)
-			luaL_error(L, "variant of a network model: switch names are strings");
-		for (i = 0; i < NW_NSWITCHES; i++)
-			if (strcmp(nw_switches[i], lua_tostring(L, -2)) == 0) {
-				found = 1;
-				if (lua_toboolean(L, -1))
-					bits |= 1u << i;
-			}
-		if (!found)
-			luaL_error(L, "the network models have no switch '%s'", lua_tostring(L, -2));
-		lua_pop(L, 1);
-	}
-	return bits;
-}
-
 static int field_by_path(const char *path)
 {
 	char buf[96];
@@ -513,7 +486,7 @@ int l_model_network_layout(lua_State *L)
 
 	read_scn(L, "layout", 1, &s);
 	dim = cut_arg(L, 2, 0);
-	variant = read_variant(L, 3);
+	variant = lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES);
 	l = nw_layout_of(&s, dim, variant);
 	lua_createtable(L, 0, 6);
 	setint(L, "per_su", (double)l.per_su);
@@ -534,7 +507,7 @@ int l_model_network_span_share(lua_State *L)
 
 	read_scn(L, "span_share", 1, &s);
 	contention = num_arg(L, 2, 0, 1e12, 0);
-	lua_pushnumber(L, nw_span_share(&s, contention, read_variant(L, 3)));
+	lua_pushnumber(L, nw_span_share(&s, contention, lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES)));
 	return 1;
 }
 
@@ -544,7 +517,7 @@ int l_model_network_step(lua_State *L)
 	struct nw_step st;
 
 	read_scn(L, "step", 1, &s);
-	nw_step_of(&s, read_variant(L, 2), &st);
+	nw_step_of(&s, lm_variant_bits(L, 2, "network", nw_switches, NW_NSWITCHES), &st);
 	push_step(L, &st);
 	return 1;
 }
@@ -556,7 +529,7 @@ int l_model_network_reliability(lua_State *L)
 	unsigned variant;
 
 	read_scn(L, "reliability", 1, &s);
-	variant = read_variant(L, 3);
+	variant = lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES);
 	if (!read_fidelity(L, 2, &s, variant, &r))
 		nw_reliability(&s, variant, &r);
 	push_rel(L, &r);
@@ -572,7 +545,7 @@ int l_model_network_ledger(lua_State *L)
 	int mc;
 
 	read_scn(L, "ledger", 1, &s);
-	variant = read_variant(L, 3);
+	variant = lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES);
 	mc = read_fidelity(L, 2, &s, variant, &r);
 	if (nw_ledger_of(&s, mc ? &r : NULL, variant, &l) < 0)
 		return luaL_error(L, "network.ledger: the buckets do not sum to the total (internal error)");
@@ -638,7 +611,7 @@ int l_model_network_curve(lua_State *L)
 
 	read_scn(L, "curve", 1, &s);
 	factor = num_arg(L, 2, 1, 1024, 1);
-	n = nw_curve(&s, factor, read_variant(L, 3), pts);
+	n = nw_curve(&s, factor, lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES), pts);
 	lua_createtable(L, (int)n, 0);
 	for (i = 0; i < n; i++) {
 		lua_createtable(L, 0, 2);
@@ -657,7 +630,7 @@ int l_model_network_expand(lua_State *L)
 
 	read_scn(L, "expand", 1, &s);
 	add = num_arg(L, 2, 1, 1e8, 0);
-	variant = read_variant(L, 3);
+	variant = lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES);
 	target = s.f[NW_N_POOL] + floor(add);
 	p0 = nw_productive(&s, variant);
 	lua_createtable(L, 0, 12);
@@ -740,7 +713,7 @@ int l_model_network_sea(lua_State *L)
 
 	read_scn(L, "sea", 1, &s);
 	luaL_checktype(L, 2, LUA_TTABLE);
-	variant = read_variant(L, 3);
+	variant = lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES);
 	npts = nw_curve(&s, 64.0, variant, pts);
 	if (!is_list(L, 2)) {
 		push_sea_row(L, &s, 2, pts, npts, variant, &sea);
@@ -768,7 +741,7 @@ int l_model_network_winner(lua_State *L)
 
 	read_scn(L, "winner", 1, &s);
 	luaL_checktype(L, 2, LUA_TTABLE);
-	variant = read_variant(L, 3);
+	variant = lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES);
 	n = (lua_Integer)lua_rawlen(L, 2);
 	if (n < 1 || n > NW_MAX_IV)
 		return luaL_error(L, "bad argument to 'network.winner': 1..%d interventions", NW_MAX_IV);
@@ -821,7 +794,7 @@ int l_model_network_shapley(lua_State *L)
 		read_iv(L, -1, &ivs[i - 1]);
 		lua_pop(L, 1);
 	}
-	if (nw_shapley_of(&s, ivs, (size_t)n, read_variant(L, 3), &sh, &bad, why, sizeof why) < 0) {
+	if (nw_shapley_of(&s, ivs, (size_t)n, lm_variant_bits(L, 3, "network", nw_switches, NW_NSWITCHES), &sh, &bad, why, sizeof why) < 0) {
 		field_path(&nw_fields[bad], path, sizeof path);
 		return luaL_error(L, "bad argument to 'network.shapley': the bundle makes %s %s", path,
 				  why);
@@ -891,7 +864,7 @@ int l_model_network_span(lua_State *L)
 	gbps = num_arg(L, 4, 0, 1e12, 1);
 	halls = floor(num_arg(L, 5, 2, 64, 0));
 	blind = luaL_checkoption(L, 6, "hierarchical", placements);
-	nw_span_of(&s, cut, alpha, gbps, (long)halls, blind, read_variant(L, 7), &sp);
+	nw_span_of(&s, cut, alpha, gbps, (long)halls, blind, lm_variant_bits(L, 7, "network", nw_switches, NW_NSWITCHES), &sp);
 	lua_createtable(L, 0, 3);
 	setbool(L, "applicable", sp.applicable);
 	if (sp.applicable) {
@@ -913,7 +886,7 @@ int l_model_network_stitch(lua_State *L)
 	cut = cut_arg(L, 2, 1);
 	alpha = num_arg(L, 3, 0, 1e7, 0);
 	gbps = num_arg(L, 4, 0, 1e12, 1);
-	nw_stitch_of(&s, cut, alpha, gbps, read_variant(L, 5), &st);
+	nw_stitch_of(&s, cut, alpha, gbps, lm_variant_bits(L, 5, "network", nw_switches, NW_NSWITCHES), &st);
 	lua_createtable(L, 0, 6);
 	setbool(L, "applicable", st.applicable);
 	if (st.applicable) {
@@ -937,7 +910,7 @@ int l_model_network_bytes(lua_State *L)
 	cut = cut_arg(L, 2, 1);
 	halls = floor(num_arg(L, 3, 2, 64, 0));
 	gbps = num_arg(L, 4, 0, 1e12, 1);
-	nw_bytes_of(&s, cut, (long)halls, gbps, read_variant(L, 5), &b);
+	nw_bytes_of(&s, cut, (long)halls, gbps, lm_variant_bits(L, 5, "network", nw_switches, NW_NSWITCHES), &b);
 	lua_createtable(L, 0, 4);
 	setbool(L, "modelled", b.modelled);
 	if (b.modelled) {

@@ -65,34 +65,6 @@ static int subtable(lua_State *L, const char *fn, int t, const char *k)
 	return lua_gettop(L);
 }
 
-/* The optional variant table at idx: switch names of spec/power.md 7.4. */
-static unsigned read_variant(lua_State *L, int idx)
-{
-	unsigned bits = 0;
-	size_t i;
-
-	if (lua_isnoneornil(L, idx))
-		return 0;
-	luaL_checktype(L, idx, LUA_TTABLE);
-	lua_pushnil(L);
-	while (lua_next(L, idx)) {
-		int found = 0;
-
-		if (lua_type(L, -2) != LUA_TSTRING)
-			luaL_error(L, "variant of 'power': switch names are strings");
-		for (i = 0; i < PW_NSWITCHES; i++)
-			if (strcmp(pw_switches[i], lua_tostring(L, -2)) == 0) {
-				found = 1;
-				if (lua_toboolean(L, -1))
-					bits |= 1u << i;
-			}
-		if (!found)
-			luaL_error(L, "the power models have no switch '%s'", lua_tostring(L, -2));
-		lua_pop(L, 1);
-	}
-	return bits;
-}
-
 static void read_job(lua_State *L, const char *fn, int t, struct pw_job *j)
 {
 	luaL_checktype(L, t, LUA_TTABLE);
@@ -199,7 +171,7 @@ int l_model_power_migration(lua_State *L)
 	struct pw_migration m;
 
 	read_job(L, "migration", 1, &j);
-	pw_migration(&j, read_variant(L, 2), &m);
+	pw_migration(&j, lm_variant_bits(L, 2, "power", pw_switches, PW_NSWITCHES), &m);
 	push_migration(L, &m);
 	return 1;
 }
@@ -221,7 +193,7 @@ int l_model_power_decide(lua_State *L)
 
 	read_job(L, "decide", 1, &j);
 	L_h = length_arg(L, "decide", 2);
-	pw_decide(&j, L_h, read_variant(L, 3), &d);
+	pw_decide(&j, L_h, lm_variant_bits(L, 3, "power", pw_switches, PW_NSWITCHES), &d);
 	lua_createtable(L, 0, 8);
 	lua_pushstring(L, d.move ? "move" : "stay");
 	lua_setfield(L, -2, "decision");
@@ -255,7 +227,7 @@ int l_model_power_breakeven_spread(lua_State *L)
 
 	read_job(L, "breakeven_spread", 1, &j);
 	L_h = length_arg(L, "breakeven_spread", 2);
-	lua_pushnumber(L, pw_breakeven_spread(&j, L_h, read_variant(L, 3)));
+	lua_pushnumber(L, pw_breakeven_spread(&j, L_h, lm_variant_bits(L, 3, "power", pw_switches, PW_NSWITCHES)));
 	return 1;
 }
 
@@ -269,7 +241,7 @@ int l_model_power_breakeven_length(lua_State *L)
 	if (!isfinite(s) || s < -1e6 || s > 1e6)
 		return luaL_error(L, "bad argument to 'power.breakeven_length': spread_mwh must be "
 				  "finite, -1e6..1e6");
-	if (pw_breakeven_length(&j, s, read_variant(L, 3), &out) < 0)
+	if (pw_breakeven_length(&j, s, lm_variant_bits(L, 3, "power", pw_switches, PW_NSWITCHES), &out) < 0)
 		lua_pushnil(L);
 	else
 		lua_pushnumber(L, out);
@@ -288,7 +260,7 @@ int l_model_power_scarcity(lua_State *L)
 	if (!isfinite(P) || P < -1e6 || P > 1e6 || !isfinite(h) || !(h > 0) || h > 8760)
 		return luaL_error(L, "bad argument to 'power.scarcity': spike price -1e6..1e6 and "
 				  "hours within (0, 8760] required");
-	pw_scarcity(&j, P, h, read_variant(L, 4), &s);
+	pw_scarcity(&j, P, h, lm_variant_bits(L, 4, "power", pw_switches, PW_NSWITCHES), &s);
 	lua_createtable(L, 0, 5);
 	setnum(L, "stay_through_spike_dollars", pw_round(s.stay_dollars, 0));
 	setnum(L, "move_and_ride_it_out_dollars", pw_round(s.move_dollars, 0));
@@ -413,7 +385,7 @@ int l_model_power_fleet(lua_State *L)
 	size_t n;
 
 	read_fleet(L, "fleet", 1, &c);
-	(void)read_variant(L, 3);
+	(void)lm_variant_bits(L, 3, "power", pw_switches, PW_NSWITCHES);
 	if (!lua_isnoneornil(L, 2)) {
 		p = read_prices(L, "fleet", 2, -1e6, 1e6, PW_MAX_HOURS, &n);
 		c.horizon_h = (long)n;
@@ -441,7 +413,7 @@ int l_model_power_fleet_mean(lua_State *L)
 	double *vals;
 
 	read_fleet(L, "fleet_mean", 1, &c);
-	(void)read_variant(L, 4);
+	(void)lm_variant_bits(L, 4, "power", pw_switches, PW_NSWITCHES);
 	if (seeds < 1 || seeds > 1000)
 		return luaL_error(L, "bad argument to 'power.fleet_mean': seeds must be 1..1000");
 	vals = lua_newuserdatauv(L, (size_t)seeds * sizeof *vals, 0);
@@ -479,7 +451,7 @@ int l_model_power_causal(lua_State *L)
 	o.cheap_threshold_mwh = num(L, "causal", 2, "cheap_threshold", 0, 0, 1e6);
 	want = rawfield(L, 2, "actions") == LUA_TBOOLEAN && lua_toboolean(L, -1);
 	lua_pop(L, 1);
-	variant = read_variant(L, 3);
+	variant = lm_variant_bits(L, 3, "power", pw_switches, PW_NSWITCHES);
 	p = read_prices(L, "causal", 1, 0, 1e6, PW_MAX_PRICES, &n);
 	if (want)
 		act = lua_newuserdatauv(L, n * sizeof *act, 0);
@@ -568,7 +540,7 @@ int l_model_power_stitch_tax(lua_State *L)
 	luaL_checktype(L, 3, LUA_TTABLE);
 	cut.gb_per_step = num(L, "stitch_tax", 3, "gb_per_step", 0, 0, 1e7);
 	cut.crossings = num(L, "stitch_tax", 3, "crossings", 0, 0, 1e3);
-	lua_pushnumber(L, pw_stitch_tax(&j, &c, &cut, read_variant(L, 4)));
+	lua_pushnumber(L, pw_stitch_tax(&j, &c, &cut, lm_variant_bits(L, 4, "power", pw_switches, PW_NSWITCHES)));
 	return 1;
 }
 
@@ -630,7 +602,7 @@ int l_model_power_ledger(lua_State *L)
 	int i;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
-	variant = read_variant(L, 2);
+	variant = lm_variant_bits(L, 2, "power", pw_switches, PW_NSWITCHES);
 	read_span_job(L, "ledger", subtable(L, "ledger", 1, "job"), &j);
 	read_hall(L, "ledger", subtable(L, "ledger", 1, "home"), &home);
 	read_hall(L, "ledger", subtable(L, "ledger", 1, "away"), &away);

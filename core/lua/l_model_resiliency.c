@@ -382,34 +382,6 @@ static struct conv *read_run(lua_State *L, const char *fn, int t, int grid)
 	return cv;
 }
 
-static unsigned read_variant(lua_State *L, int idx)
-{
-	unsigned bits = 0;
-	size_t i;
-
-	if (lua_isnoneornil(L, idx))
-		return 0;
-	luaL_checktype(L, idx, LUA_TTABLE);
-	lua_pushnil(L);
-	while (lua_next(L, idx)) {
-		int found = 0;
-
-		if (lua_type(L, -2) != LUA_TSTRING)
-			luaL_error(L, "variant of 'resiliency': switch names are strings");
-		for (i = 0; i < rs_nswitches; i++)
-			if (strcmp(rs_switches[i], lua_tostring(L, -2)) == 0) {
-				found = 1;
-				if (lua_toboolean(L, -1))
-					bits |= 1u << i;
-			}
-		if (!found)
-			luaL_error(L, "the resiliency models have no switch '%s'",
-				   lua_tostring(L, -2));
-		lua_pop(L, 1);
-	}
-	return bits;
-}
-
 /* ---- writing results ---------------------------------------------------------- */
 
 static void setnum(lua_State *L, const char *k, double v)
@@ -639,7 +611,7 @@ int l_model_resiliency_simulate(lua_State *L)
 	unsigned variant;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
-	variant = read_variant(L, 2);
+	variant = lm_variant_bits(L, 2, "resiliency", rs_switches, rs_nswitches);
 	cv = read_run(L, "simulate", 1, 0);
 	if (cv->grid_hours)
 		return bad(L, "simulate", "run", "is a grid-hours run: use grid_hours");
@@ -676,7 +648,7 @@ int l_model_resiliency_batch(lua_State *L)
 	unsigned variant;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
-	variant = read_variant(L, 2);
+	variant = lm_variant_bits(L, 2, "resiliency", rs_switches, rs_nswitches);
 	lua_settop(L, 2);
 	n = (lua_Integer)lua_rawlen(L, 1);
 	if (n > RS_MAX_JOBS)

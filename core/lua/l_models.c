@@ -19,26 +19,29 @@ static const struct model *model_up(lua_State *L)
 	return lua_touserdata(L, lua_upvalueindex(1));
 }
 
-/* Read the variant table at idx into switch bits. */
-static unsigned read_variant(lua_State *L, const struct model *m, int idx)
+unsigned lm_variant_bits(lua_State *L, int idx, const char *owner,
+			 const char *const *names, size_t n)
 {
 	unsigned bits = 0;
 	size_t i;
 
+	if (idx == 0 || lua_isnoneornil(L, idx))
+		return 0;
+	luaL_checktype(L, idx, LUA_TTABLE);
 	lua_pushnil(L);
 	while (lua_next(L, idx)) {
 		int found = 0;
 
 		if (lua_type(L, -2) != LUA_TSTRING)
-			luaL_error(L, "variant of '%s': switch names are strings", m->name);
-		for (i = 0; i < m->nswitches; i++)
-			if (strcmp(m->switches[i], lua_tostring(L, -2)) == 0) {
+			luaL_error(L, "variant of '%s': switch names are strings", owner);
+		for (i = 0; i < n; i++)
+			if (strcmp(names[i], lua_tostring(L, -2)) == 0) {
 				found = 1;
 				if (lua_toboolean(L, -1))
 					bits |= 1u << i;
 			}
 		if (!found)
-			luaL_error(L, "model '%s' has no switch '%s'", m->name,
+			luaL_error(L, "model '%s' has no switch '%s'", owner,
 				   lua_tostring(L, -2));
 		lua_pop(L, 1);
 	}
@@ -60,7 +63,7 @@ static int l_model_call(lua_State *L)
 	if (named && top == 2 && lua_istable(L, 2))
 		vidx = 2;
 	if (vidx)
-		variant = read_variant(L, m, vidx);
+		variant = lm_variant_bits(L, vidx, m->name, m->switches, m->nswitches);
 	for (i = 0; i < m->nargs; i++) {
 		const struct model_arg *a = &m->args[i];
 		int t;

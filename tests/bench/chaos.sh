@@ -13,19 +13,8 @@ b=${1:-build}
 runs=${BENCH_RUNS:-21}
 dir=$(mktemp -d /tmp/ig-chbench-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+. tests/bench/lib/timing.sh
 [ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory "$b/tests/bench/bare_parse" >/dev/null
-median() {
-	n=0
-	: > "$dir/t"
-	while [ $n -lt "$runs" ]; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000)) >> "$dir/t"
-		n=$((n + 1))
-	done
-	sort -n "$dir/t" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 cat=rules/chaos/catalog
 one=$cat/ib-link-flap.yaml
 bare_one=$(median "$b/tests/bench/bare_parse" "$one")
@@ -36,7 +25,7 @@ row() {
 	shift 2
 	t=$(median "$@")
 	printf '%-36s %10s %10s %8s\n' "$label" "$t" "$bare" \
-		"$(awk -v a="$t" -v b="$bare" 'BEGIN {printf "%.2f", a / b}')"
+		"$(ratio "$t" "$bare")"
 }
 printf '%-36s %10s %10s %8s\n' case "ours us" "bare us" ratio
 row "one spec" "$bare_one" "$cf" "$one"

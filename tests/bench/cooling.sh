@@ -12,6 +12,7 @@ b=${1:-build}
 runs=${BENCH_RUNS:-21}
 dir=$(mktemp -d /tmp/ig-coolbench-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+. tests/bench/lib/timing.sh
 [ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory B="$b" "$b/tests/bench/bare_parse" >/dev/null
 : > "$dir/empty.yaml"
 {
@@ -31,18 +32,6 @@ trap 'rm -rf "$dir"' EXIT
 	i=0
 	while [ $i -lt 1000 ]; do echo "    h$i: 2"; i=$((i + 1)); done
 } > "$dir/plan.yaml"
-median() {
-	n=0
-	: > "$dir/t"
-	while [ $n -lt "$runs" ]; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000)) >> "$dir/t"
-		n=$((n + 1))
-	done
-	sort -n "$dir/t" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 bare=$(median "$b/tests/bench/bare_parse" "$dir/empty.yaml")
 pl="$b/pue-ladder"
 printf '%-44s %9s %9s %7s %9s %7s\n' case "ours us" "bare us" "x bare" "python" "x faster"
@@ -51,7 +40,7 @@ row() {
 	shift
 	t=$(median "$pl" "$@")
 	printf '%-44s %9s %9s %7s %9s %7s\n' "$*" "$t" "$bare" \
-		"$(awk -v a="$t" -v b="$bare" 'BEGIN {printf "%.2f", a / b}')" "$ref_us" \
+		"$(ratio "$t" "$bare")" "$ref_us" \
 		"$(awk -v a="$t" -v r="$ref_us" 'BEGIN {if (r > 0) printf "%.1f", r / a; else print "-"}')"
 }
 row 45000 ladder
@@ -72,5 +61,5 @@ runs=5
 lint=$(median "$b/infragate" lint --pack cooling "$dir/many")
 parse=$(median "$b/tests/bench/bare_parse" "$dir"/many/*.yaml)
 printf '%-44s %9s %9s %7s\n' "lint 1000 small plans" "$lint" "$parse" \
-	"$(awk -v a="$lint" -v b="$parse" 'BEGIN {printf "%.2f", a / b}')"
+	"$(ratio "$lint" "$parse")"
 echo "(bare: a C process that parses an empty file with libyaml; python: spec/cooling.md 9)"

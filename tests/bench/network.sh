@@ -12,6 +12,7 @@ b=${1:-build}
 runs=${BENCH_RUNS:-11}
 dir=$(mktemp -d /tmp/ig-nwbench-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+. tests/bench/lib/timing.sh
 [ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory B="$b" "$b/tests/bench/bare_parse" >/dev/null
 : > "$dir/empty.yaml"
 i=0
@@ -20,18 +21,6 @@ while [ $i -lt 1000 ]; do
 		"$i" $((128 + i * 8)) > "$dir/p$i.yaml"
 	i=$((i + 1))
 done
-median() {
-	n=0
-	: > "$dir/t"
-	while [ $n -lt "$runs" ]; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000)) >> "$dir/t"
-		n=$((n + 1))
-	done
-	sort -n "$dir/t" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 bare=$(median "$b/tests/bench/bare_parse" "$dir/empty.yaml")
 ig="$b/infragate"
 printf '%-40s %10s %8s %14s\n' case "ours us" "x bare" "x reference"
@@ -40,7 +29,7 @@ row() { # name reference_us command...
 	shift 2
 	t=$(median "$@")
 	printf '%-40s %10s %8s %14s\n' "$name" "$t" \
-		"$(awk -v a="$t" -v b="$bare" 'BEGIN {printf "%.2f", a / b}')" \
+		"$(ratio "$t" "$bare")" \
 		"$(awk -v a="$t" -v r="$ref" 'BEGIN {printf "%.1f", r / a}')"
 }
 row "network step" 130000 "$ig" network step --format json

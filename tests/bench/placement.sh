@@ -11,20 +11,9 @@ b=${1:-build}
 runs=${BENCH_RUNS:-21}
 dir=$(mktemp -d /tmp/ig-plbench-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+. tests/bench/lib/timing.sh
 [ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory "$b/tests/bench/bare_parse" >/dev/null
 : > "$dir/empty.yaml"
-median() {
-	n=0
-	: > "$dir/t"
-	while [ $n -lt "$runs" ]; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000)) >> "$dir/t"
-		n=$((n + 1))
-	done
-	sort -n "$dir/t" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 bare=$(median "$b/tests/bench/bare_parse" "$dir/empty.yaml")
 ep="$b/edge-placement"
 printf '%-44s %10s %10s %8s\n' case "ours us" "bare us" ratio
@@ -32,6 +21,6 @@ for args in "evaluate -w ric-xapp-loop -t central" "evaluate -w video-vlm -t hub
 	# shellcheck disable=SC2086
 	t=$(median "$ep" $args)
 	printf '%-44s %10s %10s %8s\n' "$args" "$t" "$bare" \
-		"$(awk -v a="$t" -v b="$bare" 'BEGIN {printf "%.2f", a / b}')"
+		"$(ratio "$t" "$bare")"
 done
 echo "(bare: a C process that parses an empty file with libyaml, measured here)"

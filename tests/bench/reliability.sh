@@ -15,6 +15,7 @@ b=${1:-build}
 runs=${BENCH_RUNS:-11}
 dir=$(mktemp -d /tmp/ig-relbench-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+. tests/bench/lib/timing.sh
 [ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory B="$b" "$b/tests/bench/bare_parse" >/dev/null
 : > "$dir/empty.yaml"
 cat > "$dir/plan.yaml" <<'PLAN'
@@ -23,18 +24,6 @@ policy: auto-spares-ckpt
 config: {spare_nodes: 8, ckpt_overlap_interval_h: 0.136}
 claims: {ettr: 0.87}
 PLAN
-median() {
-	n=0
-	: > "$dir/t"
-	while [ $n -lt "$runs" ]; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000)) >> "$dir/t"
-		n=$((n + 1))
-	done
-	sort -n "$dir/t" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 bare=$(median "$b/tests/bench/bare_parse" "$dir/empty.yaml")
 ig="$b/infragate"
 printf '%-52s %10s %10s %8s\n' case "ours us" "bare us" ratio
@@ -44,7 +33,7 @@ for args in "reliability simulate --policy auto-spares-ckpt" "reliability simula
 	# shellcheck disable=SC2086
 	t=$(median "$ig" $args)
 	printf '%-52s %10s %10s %8s\n' "$(echo "$args" | sed "s|$dir/||")" "$t" "$bare" \
-		"$(awk -v a="$t" -v b="$bare" 'BEGIN {printf "%.2f", a / b}')"
+		"$(ratio "$t" "$bare")"
 done
 t=$(median "$ig" reliability sweep --policy auto-spares-ckpt --vary nodes=2048 --seeds 1000)
 echo "one default auto-spares-ckpt simulation (1,000-seed sweep / 1,000): $(awk -v a="$t" 'BEGIN {printf "%.1f", a / 1000}') us"

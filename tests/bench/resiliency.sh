@@ -11,32 +11,21 @@ b=${1:-build}
 runs=${BENCH_RUNS:-9}
 dir=$(mktemp -d /tmp/ig-rsbench-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+. tests/bench/lib/timing.sh
 cc -std=c11 -O2 -ffp-contract=off -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE -I. -pthread \
 	-o "$dir/bare" tests/bench/resiliency_bare.c "$b/libinfragate.a" -lm -lpthread
 [ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory "$b/tests/bench/bare_parse" >/dev/null
 printf 'kind: resiliency-site\npolicy: {base: P2}\ncatalog:\n  dsl: {kind: other, capacity_gbps: 0.1, rtt_ms: 12, carries: [R1, R2], monthly_usd: 90, modes: [{name: f, rate_per_year: 4, mttr_h: 6}]}\n' > "$dir/site.yaml"
-# Median wall time in milliseconds of a command run $runs times.
-median() {
-	n=0
-	: > "$dir/t"
-	while [ $n -lt "$runs" ]; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000)) >> "$dir/t"
-		n=$((n + 1))
-	done
-	sort -n "$dir/t" | awk '{a[NR]=$1} END {printf "%.1f", a[int((NR+1)/2)] / 1000}'
-}
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.1f", a / b}'; }
+ms() { awk -v u="$1" 'BEGIN {printf "%.1f", u / 1000}'; }
 ar="$b/airan-resiliency"
 printf '%-34s %10s %10s %9s %10s %8s\n' case "ours ms" "bare ms" "x bare" "python ms" "speedup"
 row() { # name python_ms bare_ms command...
 	name=$1 py=$2 bare=$3
 	shift 3
 	t=$(median "$@")
-	printf '%-34s %10s %10s %9s %10s %8s\n' "$name" "$t" "$bare" \
-		"$( [ "$bare" = - ] && echo - || ratio "$t" "$bare")" "$py" "$(ratio "$py" "$t")x"
+	printf '%-34s %10s %10s %9s %10s %8s\n' "$name" "$(ms "$t")" \
+		"$( [ "$bare" = - ] && echo - || ms "$bare")" \
+		"$( [ "$bare" = - ] && echo - || ratio "$t" "$bare" 1)" "$py" "$(ratio $((py * 1000)) "$t" 1)x"
 }
 bare_ladder=$(median "$dir/bare" 2000)
 bare_ladder20=$(median "$dir/bare" 20000)

@@ -9,24 +9,12 @@ bare=$2
 runs=${BENCH_RUNS:-15}
 dir=$(mktemp -d /tmp/ig-bench-XXXXXX)
 trap 'rm -rf "$dir"' EXIT
+. "$(dirname "$0")/lib/timing.sh"
 i=0
 while [ $i -lt 1000 ]; do
 	printf 'kind: demo-item\nname: item-%d\nsize: %d\nowner: ops\ntags: [a, b]\n' "$i" $((i % 90)) > "$dir/d$i.yaml"
 	i=$((i + 1))
 done
-# Median wall time, in microseconds, of a command run $runs times.
-median() {
-	n=0
-	: > "$dir/times"
-	while [ $n -lt "$runs" ]; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000)) >> "$dir/times"
-		n=$((n + 1))
-	done
-	sort -n "$dir/times" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
-}
 files() {
 	k=0
 	while [ $k -lt "$1" ]; do printf '%s\n' "$dir/d$k.yaml"; k=$((k + 1)); done
@@ -39,11 +27,11 @@ for n in 1 100 1000; do
 	# shellcheck disable=SC2046
 	g=$(median "$bin" lint --no-config -q $(cat "$dir/list"))
 	printf '%-34s %12s %12s %8s\n' "lint $n documents vs bare parse" "$b" "$g" \
-		"$(awk -v g="$g" -v b="$b" 'BEGIN {printf "%.2f", g / b}')"
+		"$(ratio "$g" "$b")"
 done
 t=$(median /bin/true)
 b=$(median "$bare" "$dir/d0.yaml")
 g=$(median "$bin" lint --no-config -q "$dir/d0.yaml")
 printf '%-34s %12s %12s %8s\n' "one document vs bare C process" "$b" "$g" \
-	"$(awk -v g="$g" -v b="$b" 'BEGIN {printf "%.2f", g / b}')"
+	"$(ratio "$g" "$b")"
 printf '%-34s %12s\n' "/bin/true" "$t"

@@ -58,6 +58,7 @@ struct lint_run {
 	size_t nworkers;
 	struct sb_collected *items;
 	size_t nitems;
+	int build_reports; /* engine.report objects wanted (JSON, tests) */
 };
 
 void lint_opts_init(struct lint_opts *lo)
@@ -373,7 +374,7 @@ static int process_file(struct lint_run *run, struct worker *w,
 							 : run->strict_default);
 		memset(&eo, 0, sizeof eo);
 		eo.fs = &fw->fs;
-		eo.reports = fw->reports.len ? NULL : &fw->reports;
+		eo.reports = run->build_reports && !fw->reports.len ? &fw->reports : NULL;
 		eo.program_reports = run->lo->program_reports;
 		eo.ran = &ran;
 		{
@@ -783,6 +784,11 @@ int lint_run(struct engine *e, const struct lint_opts *lo,
 	memset(&run, 0, sizeof run);
 	run.e = e;
 	run.lo = lo;
+	/* Report objects appear only in JSON (spec/core.md 8.4); building them
+	 * for any other output costs a Lua call and a JSON encoding per file for
+	 * nothing. Pack tests (no rendering) still build them, so a builder that
+	 * fails is caught by `infragate test`. */
+	run.build_reports = lo->format == FORMAT_JSON || render < 0;
 	expand_list_init(&run.files);
 	pthread_mutex_init(&run.mu, NULL);
 	policy_errors_init(&pe);

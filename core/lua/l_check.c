@@ -391,15 +391,16 @@ static size_t pack_order(struct sandbox *sb, const char *owner,
 	return n;
 }
 
+/* 'who' names the pack code that failed: "rule 'x'", "report of kind 'y'". */
 static void add_engine_finding(struct findings *out, const struct sb_check_req *req,
-			       const char *id, const char *rule, const char *msg)
+			       const char *id, const char *who, const char *msg)
 {
 	const struct node *root = req->doc->root;
 	struct finding f;
-	char text[DIAG_MSG_MAX + 128];
+	char text[DIAG_MSG_MAX + 384];
 
 	memset(&f, 0, sizeof f);
-	snprintf(text, sizeof text, "rule '%s' %s%s", rule,
+	snprintf(text, sizeof text, "%s %s%s", who,
 		 strcmp(id, "engine.budget") == 0 ? "" : "failed: ", msg);
 	f.rule = id;
 	f.severity = SEV_ERROR;
@@ -457,10 +458,15 @@ static int run_one(struct sandbox *sb, struct sb_rule *r,
 	push_ctx(L, call.id);
 	o = sb_pcall(sb, 2, 0, doc_budget(sb, req->doc), msg, sizeof msg);
 	sb->call = outer;
-	if (o == SB_ERROR)
-		add_engine_finding(out, req, "engine.error", r->info.id, msg);
-	else if (o == SB_BUDGET || o == SB_USAGE || o == SB_INPUT)
-		add_engine_finding(out, req, "engine.budget", r->info.id, msg);
+	if (o != SB_OK) {
+		char who[300];
+
+		snprintf(who, sizeof who, "rule '%s'", r->info.id);
+		if (o == SB_ERROR)
+			add_engine_finding(out, req, "engine.error", who, msg);
+		else if (o == SB_BUDGET || o == SB_USAGE || o == SB_INPUT)
+			add_engine_finding(out, req, "engine.budget", who, msg);
+	}
 	return call.stopped;
 }
 
@@ -559,12 +565,12 @@ int sandbox_reports(struct sandbox *sb, const struct sb_check_req *req,
 					 msg, sizeof msg);
 			sb->call = outer;
 			if (o != SB_OK) {
-				char what[300];
+				char who[300];
 
-				snprintf(what, sizeof what, "report of kind '%s'", r->kind);
+				snprintf(who, sizeof who, "report of kind '%s'", r->kind);
 				add_engine_finding(out, req,
 						   o == SB_ERROR ? "engine.error" : "engine.budget",
-						   what, msg);
+						   who, msg);
 			} else if (json.len) {
 				if (members->len)
 					sbuf_adds(members, ", ");
@@ -625,9 +631,12 @@ int sandbox_collect(struct sandbox *sb, const struct sb_check_req *req,
 					 msg, sizeof msg);
 			sb->call = outer;
 			if (o != SB_OK) {
+				char who[300];
+
+				snprintf(who, sizeof who, "rule '%s'", r->info.id);
 				add_engine_finding(out, req,
 						   o == SB_ERROR ? "engine.error" : "engine.budget",
-						   r->info.id, msg);
+						   who, msg);
 				sbuf_release(&json);
 				continue;
 			}

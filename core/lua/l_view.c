@@ -181,19 +181,20 @@ static void push_child_path(lua_State *L, int view, const struct node *key,
 {
 	size_t plen;
 	const char *p = sb_view_path(L, view, &plen);
-	struct sbuf *b = sb_tmpbuf(L, SB_JSON_MAX);
-	char num[32];
+	/* The scratch buffer is safe to share: nothing between the reset and
+	 * the push runs Lua code, and pack code has no finalizers (6.5). */
+	struct sbuf *b = &sb_of(L)->path_scratch;
 
+	sbuf_reset(b);
+	b->cap = SB_JSON_MAX;
 	sbuf_add(b, p, plen);
 	if (is_list) {
-		snprintf(num, sizeof num, "%zu", index);
-		doc_pointer_add(b, num, strlen(num));
+		sbuf_addc(b, '/');
+		sbuf_addu(b, index);
 	} else {
 		doc_pointer_token(b, key);
 	}
 	lua_pushlstring(L, sbuf_cstr(b), b->len);
-	sbuf_release(b);
-	lua_remove(L, -2);
 }
 
 /* Build a key node for a non-string Lua value; returns 0 when it cannot

@@ -589,6 +589,7 @@ void sandbox_free(struct sandbox *sb)
 	free(sb->infos);
 	free(sb->allowed);
 	free(sb->loads);
+	sbuf_release(&sb->path_scratch);
 	findings_release(&sb->pending.input);
 	free(sb->data_root);
 	free(sb->version);

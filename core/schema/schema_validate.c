@@ -484,7 +484,8 @@ static int check_list(struct sch_vctx *c, const struct sch_node *sn,
 		const struct node *item = v->v.list.items[i];
 		long first;
 
-		sbuf_addf(&c->path, "/%zu", i);
+		sbuf_addc(&c->path, '/');
+		sbuf_addu(&c->path, i);
 		if (cap && (first = unique_find(c, base, cap, v, i)) >= 0)
 			r = duplicate(c, sn, item, first);
 		if (r == V_OK && sn->items) {

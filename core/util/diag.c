@@ -15,8 +15,11 @@ static const char *const diag_ids[DIAG_NCODES] = {
 
 void diag_init(struct diag *d)
 {
-	memset(d, 0, sizeof *d);
+	/* Only the first byte of each text matters; clearing the whole 1.7 KB
+	 * per call showed in a lint of many small files. */
 	d->code = DIAG_OK;
+	d->line = d->col = d->end_line = d->end_col = 0;
+	d->path[0] = d->msg[0] = d->limit[0] = d->id[0] = '\0';
 	d->limit_value = -1;
 	d->observed = -1;
 }

@@ -83,6 +83,18 @@ void sbuf_addc(struct sbuf *sb, char c)
 	sbuf_add(sb, &c, 1);
 }
 
+void sbuf_addu(struct sbuf *sb, unsigned long long v)
+{
+	char digits[24];
+	size_t n = sizeof digits;
+
+	do {
+		digits[--n] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	sbuf_add(sb, digits + n, sizeof digits - n);
+}
+
 void sbuf_vaddf(struct sbuf *sb, const char *fmt, va_list ap)
 {
 	va_list cp;

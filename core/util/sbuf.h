@@ -38,6 +38,10 @@ void sbuf_adds(struct sbuf *sb, const char *s);
 /* Append one byte. */
 void sbuf_addc(struct sbuf *sb, char c);
 
+/* Append an unsigned integer in decimal: a list index in a path is built
+ * per item of every document, where printf's cost shows. */
+void sbuf_addu(struct sbuf *sb, unsigned long long v);
+
 /* Append formatted text. */
 void sbuf_addf(struct sbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -21,6 +21,15 @@ static int match_bool(const char *s, size_t n)
 
 	if (n < 2 || n > 5)
 		return 0;
+	/* Most plain scalars are keys and names: rule them out by their first
+	 * letter before comparing against eighteen words. */
+	switch (s[0]) {
+	case 'y': case 'Y': case 'n': case 'N': case 't': case 'T':
+	case 'f': case 'F': case 'o': case 'O':
+		break;
+	default:
+		return 0;
+	}
 	for (i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (word_is(s, n, words[i]))
 			return 1;

@@ -185,6 +185,28 @@ Test(sbuf, grows_caps_and_detaches)
 	sbuf_release(&b);
 }
 
+Test(sbuf, addu_matches_printf)
+{
+	static const unsigned long long v[] = { 0, 7, 10, 99, 100, 4294967296ULL,
+						18446744073709551615ULL };
+	struct sbuf b = SBUF_INIT;
+	char want[32];
+	size_t i;
+
+	for (i = 0; i < sizeof v / sizeof v[0]; i++) {
+		sbuf_reset(&b);
+		sbuf_addc(&b, '/');
+		sbuf_addu(&b, v[i]);
+		snprintf(want, sizeof want, "/%llu", v[i]);
+		cr_assert_str_eq(sbuf_cstr(&b), want);
+	}
+	b.cap = 3;
+	sbuf_reset(&b);
+	sbuf_addu(&b, 1234);
+	cr_assert(b.failed, "a cap shorter than the digits fails the buffer");
+	sbuf_release(&b);
+}
+
 struct utf8_case {
 	char s[8];
 	size_t len;

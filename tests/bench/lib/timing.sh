@@ -2,20 +2,17 @@
 # The caller sets $runs (how many times to run a command) and $dir (a
 # scratch folder it owns and removes).
 
-# Median wall time, in microseconds, of a command run $runs times. Output
-# and exit status are dropped: a benchmark reports time, the tests judge
-# behaviour.
+# The stopwatch (tests/bench/timeit.c) is built into $dir on first use, so
+# every script times the same way without a make target of its own. Paths
+# are from the checkout's root, where make and the pack scripts run.
+timeit_bin="$dir/timeit"
+cc -std=c11 -O2 -o "$timeit_bin" tests/bench/timeit.c
+
+# Median wall time, in microseconds, of a command run $runs times: fork,
+# exec and wait, nothing else. Output and exit status are dropped: a
+# benchmark reports time, the tests judge behaviour.
 median() {
-	n=0
-	: > "$dir/times"
-	while [ $n -lt "$runs" ]; do
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		echo $(((e - s) / 1000)) >> "$dir/times"
-		n=$((n + 1))
-	done
-	sort -n "$dir/times" | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'
+	"$timeit_bin" "$runs" "$@"
 }
 
 # ratio A B [DECIMALS]: A / B, printed with DECIMALS places (2 unless told).

@@ -586,7 +586,17 @@ static int pack_entry(struct engine *e, const struct registry *reg,
 	diag_init(&err);
 	if (sandbox_registry_function(w.sb, pack, reg->root, settings_json, mutation,
 				      entry, ok, &err) < 0) {
-		engine_out_error(o, diag_id(&err), reg->display, 0, 0, NULL, "%s",
+		/* A malformed registry names the node by pointer; its position
+		 * is that node's, or its deepest existing ancestor's. */
+		struct node *deepest = NULL, *at = NULL;
+
+		if (err.path[0])
+			at = doc_resolve((struct node *)(uintptr_t)reg->root, err.path,
+					 &deepest);
+		if (!at)
+			at = deepest;
+		engine_out_error(o, diag_id(&err), reg->display, at ? at->line : 0,
+				 at ? at->col : 0, err.path[0] ? err.path : NULL, "%s",
 				 err.msg);
 		goto done;
 	}
@@ -594,6 +604,30 @@ static int pack_entry(struct engine *e, const struct registry *reg,
 done:
 	worker_release(&w);
 	return rc;
+}
+
+/* A pack may report its registry's load errors under its own id
+ * (engine.pack's registry_error, core.md 11.5: promotion's
+ * promotion.registry-malformed): rename the engine.registry errors from
+ * 'first' on. Only on the error path, so the pack is loaded here again. */
+static void name_registry_errors(struct engine *e, const char *pack,
+				 struct engine_out *o, size_t first)
+{
+	const struct sb_pack_info *info;
+	struct worker w;
+	size_t i;
+
+	worker_init(&w, e);
+	if (worker_load_pack(&w, pack, SB_LOAD_PACK) == 0 &&
+	    (info = sandbox_pack_info(w.sb, pack)) && info->registry_error) {
+		for (i = first; i < o->errors.n; i++) {
+			struct finding *f = &o->errors.items[i];
+
+			if (f->rule && strcmp(f->rule, "engine.registry") == 0)
+				f->rule = findings_strdup(&o->errors, info->registry_error);
+		}
+	}
+	worker_release(&w);
 }
 
 int validate_pack(struct engine *e, const char *pack, const char *file,
@@ -605,6 +639,7 @@ int validate_pack(struct engine *e, const char *pack, const char *file,
 	char schema[4096], shown[4096];
 	const char *path, *display;
 	struct stat st;
+	size_t first_error;
 	int rc = -1;
 
 	*ok = 0;
@@ -612,6 +647,7 @@ int validate_pack(struct engine *e, const char *pack, const char *file,
 		engine_out_usage(o, "PACK", "there is no pack '%s'", pack);
 		return -1;
 	}
+	first_error = o->errors.n;
 	path = file ? file : p->registry;
 	if (!file && stat(path, &st) != 0) {
 		engine_out_usage(o, "PACK", "pack '%s' has no validation registry", pack);
@@ -642,6 +678,8 @@ int validate_pack(struct engine *e, const char *pack, const char *file,
 		rc = generic_entry(e, &reg, pack, mutation, settings_json, entry, ok, o);
 done:
 	yaml_file_release(&reg.yf);
+	if (rc < 0)
+		name_registry_errors(e, pack, o, first_error);
 	return rc;
 }
 

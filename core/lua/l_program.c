@@ -344,7 +344,9 @@ static int l_input_error(lua_State *L)
 {
 	struct sandbox *sb = sb_of(L);
 
-	commands_only(L, "engine.input_error", 0);
+	/* Also in validation: a pack-defined registry's function reports a
+	 * malformed registry through it, with the pointer of the node. */
+	commands_only(L, "engine.input_error", 1);
 	findings_release(&sb->pending.input);
 	findings_init(&sb->pending.input, 0);
 	read_findings(L, 1, &sb->pending.input, "engine.input_error");

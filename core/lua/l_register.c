@@ -463,7 +463,8 @@ static int l_run_rule(lua_State *L)
 static const struct field pack_fields[] = {
 	{ "version", F_STRING, 0, NULL },  { "summary", F_STRING, 0, NULL },
 	{ "help_base", F_STRING, 0, NULL }, { "order", F_STRING, 0, orders },
-	{ "order_after", F_TABLE, 0, NULL }, { NULL, F_ANY, 0, NULL }
+	{ "order_after", F_TABLE, 0, NULL }, { "registry_error", F_STRING, 0, NULL },
+	{ NULL, F_ANY, 0, NULL }
 };
 
 static int l_pack(lua_State *L)
@@ -483,6 +484,13 @@ static int l_pack(lua_State *L)
 	if (!p->info.summary)
 		p->info.summary = xstrdup(L, "");
 	p->info.help_base = dup_field(L, "help_base");
+	if (lua_getfield(L, 1, "registry_error") == LUA_TSTRING) {
+		const char *id = lua_tostring(L, -1);
+
+		check_id(L, p->info.name, id); /* raises on a bad form */
+		p->info.registry_error = xstrdup(L, id);
+	}
+	lua_pop(L, 1);
 	if (lua_getfield(L, 1, "order") == LUA_TSTRING) {
 		const char *o = lua_tostring(L, -1);
 

@@ -209,6 +209,26 @@ static int push_plain_tramp(lua_State *L)
 	return 1;
 }
 
+/* A registry function that raised: through engine.input_error, the
+ * registry is malformed (the first finding's message, at the pointer it
+ * gave); any other error is a fault of the pack's code. */
+static void registry_failure(struct sandbox *sb, const char *msg, struct diag *err)
+{
+	const struct finding *f = sb->pending.kind == 2 && sb->pending.input.n
+					  ? &sb->pending.input.items[0]
+					  : NULL;
+
+	if (!f) {
+		diag_set(err, DIAG_E_ERROR, 0, 0, "the registry function failed: %s", msg);
+		return;
+	}
+	/* The id is engine.registry whatever the finding named; the engine
+	 * reports it under the pack's registry_error alias (validate.c). */
+	diag_set(err, DIAG_E_REGISTRY, 0, 0, "%s", f->message);
+	if (f->path)
+		diag_set_path(err, f->path);
+}
+
 int sandbox_registry_function(struct sandbox *sb, const char *pack,
 			      const struct node *registry,
 			      const char *settings_json, const char *mutation,
@@ -249,10 +269,10 @@ int sandbox_registry_function(struct sandbox *sb, const char *pack,
 	lua_pushvalue(L, base + 2);
 	lua_pushvalue(L, base + 3);
 	lua_pushvalue(L, base + 4);
+	sb->pending.kind = 0;
 	if (sb_pcall(sb, 5, 0, sb->lim.command_instructions, msg, sizeof msg) !=
 	    SB_OK) {
-		diag_set(err, DIAG_E_ERROR, 0, 0, "the registry function failed: %s",
-			 msg);
+		registry_failure(sb, msg, err);
 		rc = -1;
 	} else {
 		sbuf_add(entry, sbuf_cstr(buf), buf->len);

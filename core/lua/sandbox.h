@@ -229,6 +229,8 @@ struct sb_pack_info {
 	int has_validation;      /* engine.figure / engine.mutation, or a
 				  * pack-defined registry function */
 	int registry_function;   /* validation.lua returned a function */
+	const char *registry_error; /* engine.pack's id reported in place of
+				     * engine.registry, or NULL (core.md 11.5) */
 	const char *dir;
 };
 

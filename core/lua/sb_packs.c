@@ -90,6 +90,7 @@ void sb_pack_free(lua_State *L, struct sb_pack *p)
 	sb_free_const(p->info.version);
 	sb_free_const(p->info.summary);
 	sb_free_const(p->info.help_base);
+	sb_free_const(p->info.registry_error);
 	sb_free_const(p->desc.name);
 	sb_free_const(p->desc.dir);
 	sb_free_const(p->desc.chunk_dir);

@@ -11,6 +11,8 @@ PROMO = {}
 engine.pack {
   summary   = "autonomy-promotion gate: the L0-L4 ladder, span ceilings, signed receipts",
   help_base = "https://infragate.invalid/rules/promotion/",
+  -- A malformed validation registry is reported under this id (spec 9.2).
+  registry_error = "promotion.registry-malformed",
 }
 
 -- ---- constants of the ladder (3, 5.1, 7.2, 7.3) ---------------------------------------

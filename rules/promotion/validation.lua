@@ -28,17 +28,24 @@ local function sorted(set)
   return list
 end
 
--- A malformed registry: exit 2 (the schema already caught the shapes).
-local function malformed(message)
-  error("promotion.registry-malformed: " .. message, 0)
+-- A malformed registry: exit 2 at the node 'path' names (the schema
+-- already caught the shapes); the engine reports it under the pack's
+-- registry_error id with the node's line and column.
+local function malformed(path, message)
+  engine.input_error({ { rule = "promotion.registry-malformed", path = path,
+                         message = message } })
 end
+
+-- The pointer of each point, for need() inside the checks.
+local point_path = {}
 
 local function need(p, key, kind)
   local v = p[key]
+  local at = (point_path[p] or "/points") .. (v == nil and "" or "/" .. key)
   if kind == "number" and type(v) ~= "number" then
-    malformed(("point '%s' needs a number '%s'"):format(p.id, key))
+    malformed(at, ("point '%s' needs a number '%s'"):format(p.id, key))
   elseif kind == "string" and type(v) ~= "string" then
-    malformed(("point '%s' needs a string '%s'"):format(p.id, key))
+    malformed(at, ("point '%s' needs a string '%s'"):format(p.id, key))
   end
   return v
 end
@@ -143,22 +150,33 @@ end
 
 local function check_ids(reg)
   local seen = {}
-  for _, p in ipairs(reg.points) do
-    if seen[p.id] then malformed(("point id '%s' appears twice"):format(p.id)) end
-    seen[p.id] = true
+  for i, p in ipairs(reg.points) do
+    point_path[p] = "/points/" .. (i - 1)
+    if seen[p.id] then
+      malformed(point_path[p] .. "/id",
+                ("point id '%s' appears twice (first at %s)"):format(p.id, seen[p.id]))
+    end
+    seen[p.id] = point_path[p]
   end
-  for _, d in ipairs(reg.declined or {}) do
-    if seen[d.id] then malformed(("id '%s' appears twice"):format(d.id)) end
-    seen[d.id] = true
+  for i, d in ipairs(reg.declined or {}) do
+    local at = "/declined/" .. (i - 1)
+    if seen[d.id] then
+      malformed(at .. "/id", ("id '%s' appears twice (first at %s)"):format(d.id, seen[d.id]))
+    end
+    seen[d.id] = at
   end
   local refs = {}
-  for _, s in ipairs(reg.sources) do
-    if refs[s.ref] then malformed(("source ref %d appears twice"):format(s.ref)) end
-    refs[s.ref] = true
+  for i, s in ipairs(reg.sources) do
+    local at = "/sources/" .. (i - 1)
+    if refs[s.ref] then
+      malformed(at .. "/ref", ("source ref %d appears twice (first at %s)"):format(s.ref, refs[s.ref]))
+    end
+    refs[s.ref] = at
   end
-  for _, r in ipairs(reg.rungs) do
+  for i, r in ipairs(reg.rungs) do
     if r.seconds ~= r.seconds or r.seconds == INF then
-      malformed(("rung '%s' needs finite seconds"):format(r.label))
+      malformed("/rungs/" .. (i - 1) .. "/seconds",
+                ("rung '%s' needs finite seconds"):format(r.label))
     end
   end
 end

@@ -17,8 +17,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/lua/l_fields.h"
 #include "core/lua/l_models.h"
 #include "core/models/cooling.h"
+#include "core/models/exact_mean.h"
 #include "core/models/mt19937.h"
 
 #define MAX_FLEET_SITES 20000000u
@@ -75,18 +77,6 @@ static void push_names(lua_State *L, const struct cooling_model *m, const int *i
 	}
 }
 
-static void set_num(lua_State *L, const char *k, double v)
-{
-	lua_pushnumber(L, v);
-	lua_setfield(L, -2, k);
-}
-
-static void set_str(lua_State *L, const char *k, const char *v)
-{
-	lua_pushstring(L, v);
-	lua_setfield(L, -2, k);
-}
-
 static void set_int(lua_State *L, const char *k, double v)
 {
 	lua_pushinteger(L, (lua_Integer)v);
@@ -102,23 +92,23 @@ static void push_rung(lua_State *L, const struct cooling_model *m, int r)
 
 	lua_createtable(L, 0, 14);
 	set_int(L, "index", r);
-	set_str(L, "name", g->name);
-	set_num(L, "max_kw_per_rack", g->max_kw);
-	set_num(L, "pue_floor", g->pue_floor);
-	set_num(L, "mech_penalty", g->mech_penalty);
+	lf_setstr(L, "name", g->name);
+	lf_setnum(L, "max_kw_per_rack", g->max_kw);
+	lf_setnum(L, "pue_floor", g->pue_floor);
+	lf_setnum(L, "mech_penalty", g->mech_penalty);
 	lua_pushboolean(L, g->economizer);
 	lua_setfield(L, -2, "economizer_capable");
-	set_num(L, "heat_capture", g->heat_capture);
-	set_num(L, "thermal_buffer_kj", g->buffer_kj);
-	set_num(L, "retrofit_usd_per_kw", g->retrofit_usd_per_kw);
-	set_num(L, "pue_cold", cooling_pue(m, r, 0, 0));
-	set_num(L, "pue_hot_humid", cooling_pue(m, r, 3, 0));
-	set_num(L, "ride_through_at_max_s", cooling_ride_through(m, r, g->max_kw));
+	lf_setnum(L, "heat_capture", g->heat_capture);
+	lf_setnum(L, "thermal_buffer_kj", g->buffer_kj);
+	lf_setnum(L, "retrofit_usd_per_kw", g->retrofit_usd_per_kw);
+	lf_setnum(L, "pue_cold", cooling_pue(m, r, 0, 0));
+	lf_setnum(L, "pue_hot_humid", cooling_pue(m, r, 3, 0));
+	lf_setnum(L, "ride_through_at_max_s", cooling_ride_through(m, r, g->max_kw));
 	lua_createtable(L, 0, COOLING_CLIMATES);
 	for (c = 0; c < COOLING_CLIMATES; c++) {
 		lua_createtable(L, 0, COOLING_MODES);
 		for (k = 0; k < COOLING_MODES; k++)
-			set_num(L, m->modes[k].name, cooling_pue(m, r, c, k));
+			lf_setnum(L, m->modes[k].name, cooling_pue(m, r, c, k));
 		lua_setfield(L, -2, m->climates[c].name);
 	}
 	lua_setfield(L, -2, "pue");
@@ -140,17 +130,17 @@ int l_model_cooling_ladder(lua_State *L)
 	lua_createtable(L, COOLING_CLIMATES, 0);
 	for (c = 0; c < COOLING_CLIMATES; c++) {
 		lua_createtable(L, 0, 2);
-		set_str(L, "name", m.climates[c].name);
-		set_num(L, "free_cooling", m.climates[c].free_cooling);
+		lf_setstr(L, "name", m.climates[c].name);
+		lf_setnum(L, "free_cooling", m.climates[c].free_cooling);
 		lua_rawseti(L, -2, c + 1);
 	}
 	lua_setfield(L, -2, "climates");
 	lua_createtable(L, COOLING_MODES, 0);
 	for (k = 0; k < COOLING_MODES; k++) {
 		lua_createtable(L, 0, 3);
-		set_str(L, "name", m.modes[k].name);
-		set_num(L, "free_cooling_shift", m.modes[k].shift);
-		set_num(L, "wue_l_per_kwh", m.modes[k].wue);
+		lf_setstr(L, "name", m.modes[k].name);
+		lf_setnum(L, "free_cooling_shift", m.modes[k].shift);
+		lf_setnum(L, "wue_l_per_kwh", m.modes[k].wue);
 		lua_rawseti(L, -2, k + 1);
 	}
 	lua_setfield(L, -2, "water_modes");
@@ -158,11 +148,11 @@ int l_model_cooling_ladder(lua_State *L)
 	for (c = 0; c < COOLING_CLIMATES; c++) {
 		lua_createtable(L, 0, COOLING_MODES);
 		for (k = 0; k < COOLING_MODES; k++)
-			set_num(L, m.modes[k].name, cooling_free_cooling(&m, c, k));
+			lf_setnum(L, m.modes[k].name, cooling_free_cooling(&m, c, k));
 		lua_setfield(L, -2, m.climates[c].name);
 	}
 	lua_setfield(L, -2, "free_cooling");
-	set_str(L, "thinnest_rung", m.rungs[cooling_thinnest(&m)].name);
+	lf_setstr(L, "thinnest_rung", m.rungs[cooling_thinnest(&m)].name);
 	return 1;
 }
 
@@ -323,7 +313,7 @@ int l_model_cooling_mean_exact(lua_State *L)
 		if (!isfinite(x[i - 1]))
 			return luaL_error(L, "cooling.mean_exact: value %d is not finite", (int)i);
 	}
-	r = cooling_mean_exact(x, (size_t)n);
+	r = exact_mean(x, (size_t)n);
 	lua_pushnumber(L, r);
 	return 1;
 }
@@ -377,12 +367,12 @@ int l_model_cooling_simulate(lua_State *L)
 
 		lua_createtable(L, 0, 7);
 		set_int(L, "year", y->year);
-		set_num(L, "survey_avg", y->survey_avg);
-		set_num(L, "energy_weighted", y->energy_weighted);
-		set_num(L, "gap", y->survey_avg - y->energy_weighted);
+		lf_setnum(L, "survey_avg", y->survey_avg);
+		lf_setnum(L, "energy_weighted", y->energy_weighted);
+		lf_setnum(L, "gap", y->survey_avg - y->energy_weighted);
 		set_int(L, "sites", (double)y->sites);
 		set_int(L, "surveyed_sites", (double)y->surveyed);
-		set_num(L, "it_mw", y->it_mw);
+		lf_setnum(L, "it_mw", y->it_mw);
 		lua_rawseti(L, -2, i + 1);
 	}
 	return 1;

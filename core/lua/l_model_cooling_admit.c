@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/lua/l_fields.h"
 #include "core/lua/l_models.h"
 #include "core/models/cooling.h"
 
@@ -39,19 +40,12 @@ static int fail(lua_State *L, const char *what, size_t i, const char *why)
 	return luaL_error(L, "bad argument to 'cooling.admit': %s %d %s", what, (int)i + 1, why);
 }
 
-/* Push t[k] (raw); returns its type. */
-static int field(lua_State *L, int t, const char *k)
-{
-	lua_pushstring(L, k);
-	return lua_rawget(L, t);
-}
-
 static const char *id_field(lua_State *L, int t, const char *k, const char *what, size_t i,
 			    size_t *len)
 {
 	const char *s;
 
-	if (field(L, t, k) != LUA_TSTRING)
+	if (lf_rawfield(L, t, k) != LUA_TSTRING)
 		fail(L, what, i, "needs a string id");
 	s = lua_tolstring(L, -1, len);
 	lua_pop(L, 1);
@@ -67,7 +61,7 @@ static int name_field(lua_State *L, int t, const char *k, const struct cooling_m
 	const char *s = dflt;
 	int idx;
 
-	if (field(L, t, k) == LUA_TSTRING)
+	if (lf_rawfield(L, t, k) == LUA_TSTRING)
 		s = lua_tostring(L, -1);
 	else if (!lua_isnil(L, -1) || !dflt)
 		fail(L, what, i, "has a name that is not a string");
@@ -84,7 +78,7 @@ static double num_field(lua_State *L, int t, const char *k, const char *what, si
 {
 	double v;
 
-	if (field(L, t, k) == LUA_TNIL && !isnan(dflt)) {
+	if (lf_rawfield(L, t, k) == LUA_TNIL && !isnan(dflt)) {
 		lua_pop(L, 1);
 		return dflt;
 	}
@@ -102,7 +96,7 @@ static size_t list_len(lua_State *L, int t, const char *k, int required)
 {
 	size_t n;
 
-	if (field(L, t, k) != LUA_TTABLE) {
+	if (lf_rawfield(L, t, k) != LUA_TTABLE) {
 		if (!required && lua_isnil(L, -1)) {
 			lua_pop(L, 1);
 			return 0;
@@ -282,12 +276,6 @@ static void read_start(lua_State *L, struct conv *c, struct ids *hids, int list,
 	}
 }
 
-static void set_num(lua_State *L, const char *k, double v)
-{
-	lua_pushnumber(L, v);
-	lua_setfield(L, -2, k);
-}
-
 static void set_id(lua_State *L, const char *k, const char *s, size_t len)
 {
 	lua_pushlstring(L, s, len);
@@ -311,33 +299,33 @@ static void push_reason(lua_State *L, const struct conv *c, const struct cooling
 	}
 	switch (r->rule) {
 	case COOLING_R_RUNG_CEILING:
-		set_num(L, "kw_per_rack", r->a);
-		set_num(L, "max_kw_per_rack", r->b);
+		lf_setnum(L, "kw_per_rack", r->a);
+		lf_setnum(L, "max_kw_per_rack", r->b);
 		break;
 	case COOLING_R_RIDE_THROUGH:
-		set_num(L, "held_s", r->a);
-		set_num(L, "need_s", r->b);
-		set_num(L, "kw_per_rack", r->c);
+		lf_setnum(L, "held_s", r->a);
+		lf_setnum(L, "need_s", r->b);
+		lf_setnum(L, "kw_per_rack", r->c);
 		break;
 	case COOLING_R_HALL_HEADROOM:
-		set_num(L, "step_mw", r->a);
-		set_num(L, "headroom_mw", r->b);
+		lf_setnum(L, "step_mw", r->a);
+		lf_setnum(L, "headroom_mw", r->b);
 		break;
 	case COOLING_R_FEEDER_CEILING:
-		set_num(L, "carried_mw", r->a);
-		set_num(L, "step_mw", r->b);
-		set_num(L, "limit_mw", r->c);
+		lf_setnum(L, "carried_mw", r->a);
+		lf_setnum(L, "step_mw", r->b);
+		lf_setnum(L, "limit_mw", r->c);
 		break;
 	case COOLING_R_FEEDER_STEP:
-		set_num(L, "step_mw", r->a);
-		set_num(L, "feeder_step_mw", r->b);
-		set_num(L, "max_step_mw", r->c);
+		lf_setnum(L, "step_mw", r->a);
+		lf_setnum(L, "feeder_step_mw", r->b);
+		lf_setnum(L, "max_step_mw", r->c);
 		break;
 	case COOLING_R_STAGGER:
 		lua_pushinteger(L, (lua_Integer)r->count);
 		lua_setfield(L, -2, "halls");
-		set_num(L, "step_mw", r->a);
-		set_num(L, "max_step_mw", r->b);
+		lf_setnum(L, "step_mw", r->a);
+		lf_setnum(L, "max_step_mw", r->b);
 		break;
 	}
 }
@@ -351,7 +339,7 @@ static void push_result(lua_State *L, const struct conv *c)
 	lua_createtable(L, 0, 7);
 	lua_pushstring(L, verdict_names[a->verdict]);
 	lua_setfield(L, -2, "verdict");
-	set_num(L, "total_step_mw", a->total_step_mw);
+	lf_setnum(L, "total_step_mw", a->total_step_mw);
 	lua_createtable(L, (int)a->nreasons, 0);
 	for (i = 0; i < a->nreasons; i++) {
 		push_reason(L, c, &a->reasons[i]);
@@ -368,7 +356,7 @@ static void push_result(lua_State *L, const struct conv *c)
 		set_id(L, "feeder", p->feeders[h->feeder].id, p->feeders[h->feeder].idlen);
 		lua_pushinteger(L, (lua_Integer)p->start[a->by_id[i]].racks);
 		lua_setfield(L, -2, "racks");
-		set_num(L, "step_mw", a->halls[hi].step_mw);
+		lf_setnum(L, "step_mw", a->halls[hi].step_mw);
 		lua_pushinteger(L, hi + 1);
 		lua_setfield(L, -2, "hall_index");
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
@@ -385,11 +373,11 @@ static void push_result(lua_State *L, const struct conv *c)
 		const struct cooling_hall_out *o = &a->halls[i];
 
 		lua_createtable(L, 0, 6);
-		set_num(L, "pue", o->pue);
+		lf_setnum(L, "pue", o->pue);
 		if (!isnan(o->ride_through_s))
-			set_num(L, "ride_through_s", o->ride_through_s);
-		set_num(L, "running_mw", o->running_mw);
-		set_num(L, "headroom_mw", o->headroom_mw);
+			lf_setnum(L, "ride_through_s", o->ride_through_s);
+		lf_setnum(L, "running_mw", o->running_mw);
+		lf_setnum(L, "headroom_mw", o->headroom_mw);
 		lua_pushinteger(L, (lua_Integer)o->start_racks);
 		lua_setfield(L, -2, "start_racks");
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
@@ -400,9 +388,9 @@ static void push_result(lua_State *L, const struct conv *c)
 		const struct cooling_feeder_out *o = &a->feeders[i];
 
 		lua_createtable(L, 0, 9);
-		set_num(L, "tenant_mw", p->feeders[i].tenant_mw);
-		set_num(L, "carried_mw", o->carried_mw);
-		set_num(L, "start_step_mw", o->start_step_mw);
+		lf_setnum(L, "tenant_mw", p->feeders[i].tenant_mw);
+		lf_setnum(L, "carried_mw", o->carried_mw);
+		lf_setnum(L, "start_step_mw", o->start_step_mw);
 		if (outcome_names[o->outcome]) {
 			lua_pushstring(L, outcome_names[o->outcome]);
 			lua_setfield(L, -2, "outcome");
@@ -411,7 +399,7 @@ static void push_result(lua_State *L, const struct conv *c)
 		lua_setfield(L, -2, "checked");
 		if (o->biggest >= 0) {
 			set_id(L, "biggest_hall", p->halls[o->biggest].id, p->halls[o->biggest].idlen);
-			set_num(L, "biggest_mw", o->biggest_mw);
+			lf_setnum(L, "biggest_mw", o->biggest_mw);
 		}
 		lua_pushinteger(L, (lua_Integer)o->start_halls);
 		lua_setfield(L, -2, "start_count");
@@ -470,7 +458,7 @@ int l_model_cooling_admit(lua_State *L)
 	nh = list_len(L, 1, "halls", 1);
 	nf = list_len(L, 1, "feeders", 1);
 	nt = list_len(L, 1, "running_mw", 0);
-	if (field(L, 1, "start") != LUA_TTABLE)
+	if (lf_rawfield(L, 1, "start") != LUA_TTABLE)
 		return luaL_error(L, "bad argument to 'cooling.admit': 'start' must be a table");
 	ts = lua_gettop(L);
 	ns = list_len(L, ts, "racks", 1);
@@ -513,7 +501,7 @@ int l_model_cooling_admit(lua_State *L)
 	c.plan.feeders = c.feeders;
 	c.plan.start = c.start;
 
-	field(L, 1, "feeders");
+	lf_rawfield(L, 1, "feeders");
 	tf = lua_gettop(L);
 	read_feeders(L, &c, tf);
 	for (i = 0; i < nf; i++) {
@@ -525,11 +513,11 @@ int l_model_cooling_admit(lua_State *L)
 	if (dup >= 0)
 		fail(L, "feeder", (size_t)dup, "repeats an id");
 	if (nt) {
-		field(L, 1, "running_mw");
+		lf_rawfield(L, 1, "running_mw");
 		tt = lua_gettop(L);
 		read_tenants(L, &c, fids, tt, nt);
 	}
-	field(L, 1, "halls");
+	lf_rawfield(L, 1, "halls");
 	th = lua_gettop(L);
 	read_halls(L, &m, &c, fids, th);
 	for (i = 0; i < nh; i++) {
@@ -540,10 +528,10 @@ int l_model_cooling_admit(lua_State *L)
 	dup = ids_sort(hids, nh);
 	if (dup >= 0)
 		fail(L, "hall", (size_t)dup, "repeats an id");
-	field(L, ts, "racks");
+	lf_rawfield(L, ts, "racks");
 	read_start(L, &c, hids, lua_gettop(L), seen);
 	c.plan.need_s = 0.0;
-	if (field(L, ts, "need_s") != LUA_TNIL) {
+	if (lf_rawfield(L, ts, "need_s") != LUA_TNIL) {
 		if (lua_type(L, -1) != LUA_TNUMBER || !isfinite(lua_tonumber(L, -1)) ||
 		    !(lua_tonumber(L, -1) >= 0.0))
 			return luaL_error(L, "bad argument to 'cooling.admit': start.need_s must be "

@@ -13,16 +13,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/lua/l_fields.h"
 #include "core/lua/l_models.h"
 #include "core/models/network.h"
 
 /* ---- reading ------------------------------------------------------------------ */
-
-static int rawfield(lua_State *L, int t, const char *k)
-{
-	lua_pushstring(L, k);
-	return lua_rawget(L, t);
-}
 
 static int is_null(lua_State *L, int idx)
 {
@@ -105,7 +100,7 @@ static void read_scn(lua_State *L, const char *fn, int idx, struct nw_scn *s)
 		int sec = idx, pushed = 0;
 
 		if (f->section[0]) {
-			if (rawfield(L, idx, f->section) == LUA_TTABLE) {
+			if (lf_rawfield(L, idx, f->section) == LUA_TTABLE) {
 				sec = lua_gettop(L);
 				pushed = 1;
 			} else {
@@ -113,7 +108,8 @@ static void read_scn(lua_State *L, const char *fn, int idx, struct nw_scn *s)
 				sec = 0;
 			}
 		}
-		if (sec && rawfield(L, sec, f->name) != LUA_TNIL && !(is_null(L, -1) && (f->flags & NW_NULLABLE))) {
+		if (sec && lf_rawfield(L, sec, f->name) != LUA_TNIL &&
+		    !(is_null(L, -1) && (f->flags & NW_NULLABLE))) {
 			s->f[i] = field_value(L, fn, f, lua_gettop(L));
 		} else {
 			if (f->flags & NW_REQ) {
@@ -171,7 +167,7 @@ static void read_map(lua_State *L, int t, const char *key, int multiply, struct 
 {
 	int m;
 
-	if (rawfield(L, t, key) == LUA_TNIL) {
+	if (lf_rawfield(L, t, key) == LUA_TNIL) {
 		lua_pop(L, 1);
 		return;
 	}
@@ -229,12 +225,6 @@ static void setint(lua_State *L, const char *k, double v)
 	lua_setfield(L, -2, k);
 }
 
-static void setbool(lua_State *L, const char *k, int v)
-{
-	lua_pushboolean(L, v);
-	lua_setfield(L, -2, k);
-}
-
 /* A copy of the scenario table at src (two levels) with s's fields. */
 static void push_scn(lua_State *L, int src, const struct nw_scn *s)
 {
@@ -265,7 +255,7 @@ static void push_scn(lua_State *L, int src, const struct nw_scn *s)
 		int sec = lua_gettop(L);
 
 		if (f->section[0]) {
-			if (rawfield(L, sec, f->section) != LUA_TTABLE) {
+			if (lf_rawfield(L, sec, f->section) != LUA_TTABLE) {
 				lua_pop(L, 1);
 				lua_newtable(L);
 				lua_pushvalue(L, -1);
@@ -342,18 +332,18 @@ static int read_fidelity(lua_State *L, int idx, const struct nw_scn *s, unsigned
 	if (lua_isnoneornil(L, idx))
 		return 0;
 	luaL_checktype(L, idx, LUA_TTABLE);
-	if (rawfield(L, idx, "fidelity") == LUA_TSTRING)
+	if (lf_rawfield(L, idx, "fidelity") == LUA_TSTRING)
 		mc = strcmp(lua_tostring(L, -1), "monte-carlo") == 0;
 	lua_pop(L, 1);
 	if (!mc)
 		return 0;
-	if (rawfield(L, idx, "seed") != LUA_TNIL) {
+	if (lf_rawfield(L, idx, "seed") != LUA_TNIL) {
 		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 0)
 			luaL_error(L, "bad argument to 'network.ledger': seed must be an integer >= 0");
 		seed = lua_tointeger(L, -1);
 	}
 	lua_pop(L, 1);
-	if (rawfield(L, idx, "replicates") != LUA_TNIL) {
+	if (lf_rawfield(L, idx, "replicates") != LUA_TNIL) {
 		if (!lua_isinteger(L, -1) || lua_tointeger(L, -1) < 1 || lua_tointeger(L, -1) > 100000)
 			luaL_error(L, "bad argument to 'network.ledger': replicates must be within 1..100000");
 		reps = lua_tointeger(L, -1);
@@ -398,9 +388,9 @@ int l_model_network_fields(lua_State *L)
 		lua_setfield(L, -2, "type");
 		setnum(L, "lo", f->lo);
 		setnum(L, "hi", f->hi);
-		setbool(L, "lo_open", (f->flags & NW_LO_OPEN) != 0);
-		setbool(L, "nullable", (f->flags & NW_NULLABLE) != 0);
-		setbool(L, "required", (f->flags & NW_REQ) != 0);
+		lf_setbool(L, "lo_open", (f->flags & NW_LO_OPEN) != 0);
+		lf_setbool(L, "nullable", (f->flags & NW_NULLABLE) != 0);
+		lf_setbool(L, "required", (f->flags & NW_REQ) != 0);
 		if (f->type == NW_ENUM) {
 			lua_newtable(L);
 			for (c = 0; f->choices[c]; c++) {
@@ -440,11 +430,11 @@ int l_model_network_check(lua_State *L)
 		int sec = 1, ok = 1;
 
 		if (f->section[0]) {
-			ok = rawfield(L, 1, f->section) == LUA_TTABLE;
+			ok = lf_rawfield(L, 1, f->section) == LUA_TTABLE;
 			sec = lua_gettop(L);
 		}
 		s.f[i] = f->dflt;
-		if (ok && rawfield(L, sec, f->name) != LUA_TNIL &&
+		if (ok && lf_rawfield(L, sec, f->name) != LUA_TNIL &&
 		    !(is_null(L, -1) && (f->flags & NW_NULLABLE)))
 			s.f[i] = field_value(L, "check", f, lua_gettop(L));
 		if (ok)
@@ -566,12 +556,12 @@ int l_model_network_ledger(lua_State *L)
 	setnum(L, "ettr", l.ettr);
 	setnum(L, "step_efficiency", l.step.efficiency);
 	setnum(L, "t_step_s", l.step.t_step);
-	setbool(L, "failure_free", isinf(l.rel.mttf));
+	lf_setbool(L, "failure_free", isinf(l.rel.mttf));
 	setnum(L, "job_mttf_hours", l.rel.mttf / 3600.0);
 	setnum(L, "checkpoint_interval_s", l.rel.interval);
 	setnum(L, "n_failures", l.rel.n_failures);
 	setnum(L, "recovery_pressure", l.rel.pressure);
-	setbool(L, "within_validity_envelope", l.rel.pressure < 0.25);
+	lf_setbool(L, "within_validity_envelope", l.rel.pressure < 0.25);
 	setint(L, "world_size", (double)nw_world(&s));
 	setint(L, "n_pool", s.f[NW_N_POOL]);
 	push_step(L, &l.step);
@@ -592,7 +582,7 @@ int l_model_network_rescale(lua_State *L)
 		return 1;
 	}
 	push_scn(L, 1, &o);
-	if (rawfield(L, 1, "name") == LUA_TSTRING)
+	if (lf_rawfield(L, 1, "name") == LUA_TSTRING)
 		snprintf(name, sizeof name, "%.200s@pool%.0f", lua_tostring(L, -1), pool);
 	else
 		snprintf(name, sizeof name, "@pool%.0f", pool);
@@ -640,11 +630,11 @@ int l_model_network_expand(lua_State *L)
 	setnum(L, "average_productivity", p0 / s.f[NW_N_POOL]);
 	setint(L, "n_pool", s.f[NW_N_POOL]);
 	if (nw_rescale(&s, target, &e) < 0) {
-		setbool(L, "realizable", 0);
+		lf_setbool(L, "realizable", 0);
 		return 1;
 	}
 	p1 = nw_productive(&e, variant);
-	setbool(L, "realizable", 1);
+	lf_setbool(L, "realizable", 1);
 	setint(L, "expanded_pool", e.f[NW_N_POOL]);
 	setint(L, "expanded_world_size", (double)nw_world(&e));
 	setnum(L, "expanded_productive_accelerators", p1);
@@ -671,15 +661,15 @@ static void push_sea_row(lua_State *L, const struct nw_scn *s, int idx, const st
 		field_path(&nw_fields[bad], path, sizeof path);
 		luaL_error(L, "bad argument to 'network.sea': the intervention makes %s %s", path, why);
 	}
-	if (rawfield(L, idx, "cost") == LUA_TNUMBER && isfinite(lua_tonumber(L, -1)))
+	if (lf_rawfield(L, idx, "cost") == LUA_TNUMBER && isfinite(lua_tonumber(L, -1)))
 		cost = lua_tonumber(L, -1);
 	lua_pop(L, 1);
 	lua_createtable(L, 0, 16);
-	rawfield(L, idx, "name");
+	lf_rawfield(L, idx, "name");
 	lua_setfield(L, -2, "name");
-	rawfield(L, idx, "category");
+	lf_rawfield(L, idx, "category");
 	lua_setfield(L, -2, "category");
-	setbool(L, "attainable", !isinf(r.sea));
+	lf_setbool(L, "attainable", !isinf(r.sea));
 	setnum(L, "sea", r.sea);
 	setnum(L, "sea_fraction_of_pool", r.sea / s->f[NW_N_POOL]);
 	setnum(L, "baseline_productive_accelerators", r.baseline);
@@ -697,7 +687,7 @@ static void push_sea_row(lua_State *L, const struct nw_scn *s, int idx, const st
 
 static int is_list(lua_State *L, int idx)
 {
-	int r = rawfield(L, idx, "name") == LUA_TNIL;
+	int r = lf_rawfield(L, idx, "name") == LUA_TNIL;
 
 	lua_pop(L, 1);
 	return r;
@@ -808,7 +798,7 @@ int l_model_network_shapley(lua_State *L)
 	lua_setfield(L, -2, "shapley");
 	setnum(L, "bundle_sea", sh.bundle);
 	setnum(L, "sum_of_individual_sea", sh.sum_individual);
-	setbool(L, "capped", sh.capped);
+	lf_setbool(L, "capped", sh.capped);
 	return 1;
 }
 
@@ -866,7 +856,7 @@ int l_model_network_span(lua_State *L)
 	blind = luaL_checkoption(L, 6, "hierarchical", placements);
 	nw_span_of(&s, cut, alpha, gbps, (long)halls, blind, lm_variant_bits(L, 7, "network", nw_switches, NW_NSWITCHES), &sp);
 	lua_createtable(L, 0, 3);
-	setbool(L, "applicable", sp.applicable);
+	lf_setbool(L, "applicable", sp.applicable);
 	if (sp.applicable) {
 		setnum(L, "retention", sp.retention);
 		setnum(L, "step_ratio", sp.step_ratio);
@@ -888,7 +878,7 @@ int l_model_network_stitch(lua_State *L)
 	gbps = num_arg(L, 4, 0, 1e12, 1);
 	nw_stitch_of(&s, cut, alpha, gbps, lm_variant_bits(L, 5, "network", nw_switches, NW_NSWITCHES), &st);
 	lua_createtable(L, 0, 6);
-	setbool(L, "applicable", st.applicable);
+	lf_setbool(L, "applicable", st.applicable);
 	if (st.applicable) {
 		setint(L, "accelerators_connected", st.connected);
 		setnum(L, "accelerators_delivered", st.delivered);
@@ -912,7 +902,7 @@ int l_model_network_bytes(lua_State *L)
 	gbps = num_arg(L, 4, 0, 1e12, 1);
 	nw_bytes_of(&s, cut, (long)halls, gbps, lm_variant_bits(L, 5, "network", nw_switches, NW_NSWITCHES), &b);
 	lua_createtable(L, 0, 4);
-	setbool(L, "modelled", b.modelled);
+	lf_setbool(L, "modelled", b.modelled);
 	if (b.modelled) {
 		setnum(L, "raw", b.raw);
 		setnum(L, "exposed", b.exposed);

@@ -14,16 +14,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/lua/l_fields.h"
 #include "core/lua/l_models.h"
+#include "core/models/exact_mean.h"
 #include "core/models/power.h"
 
 /* ---- reading fields ------------------------------------------------------------ */
-
-static int rawfield(lua_State *L, int t, const char *k)
-{
-	lua_pushstring(L, k);
-	return lua_rawget(L, t);
-}
 
 /* A finite number t[k] with lo (strict when lo_open) <= x <= hi. */
 static double num(lua_State *L, const char *fn, int t, const char *k, double lo,
@@ -31,7 +27,7 @@ static double num(lua_State *L, const char *fn, int t, const char *k, double lo,
 {
 	double v;
 
-	if (rawfield(L, t, k) != LUA_TNUMBER)
+	if (lf_rawfield(L, t, k) != LUA_TNUMBER)
 		luaL_error(L, "bad argument to 'power.%s': %s must be a number", fn, k);
 	v = lua_tonumber(L, -1);
 	lua_pop(L, 1);
@@ -48,7 +44,7 @@ static long long integer(lua_State *L, const char *fn, int t, const char *k,
 {
 	long long v;
 
-	if (rawfield(L, t, k) != LUA_TNUMBER || !lua_isinteger(L, -1))
+	if (lf_rawfield(L, t, k) != LUA_TNUMBER || !lua_isinteger(L, -1))
 		luaL_error(L, "bad argument to 'power.%s': %s must be an integer", fn, k);
 	v = (long long)lua_tointeger(L, -1);
 	lua_pop(L, 1);
@@ -60,7 +56,7 @@ static long long integer(lua_State *L, const char *fn, int t, const char *k,
 
 static int subtable(lua_State *L, const char *fn, int t, const char *k)
 {
-	if (rawfield(L, t, k) != LUA_TTABLE)
+	if (lf_rawfield(L, t, k) != LUA_TTABLE)
 		luaL_error(L, "bad argument to 'power.%s': %s must be a table", fn, k);
 	return lua_gettop(L);
 }
@@ -97,7 +93,7 @@ static void read_fleet(lua_State *L, const char *fn, int t, struct pw_fleet_conf
 	c->spike_max_mwh = num(L, fn, t, "spike_max_mwh", c->spike_min_mwh, 0, 1e6);
 	c->curtail_threshold_mwh = num(L, fn, t, "curtail_threshold_mwh", 0, 0, 1e6);
 	c->curtail_budget_frac = num(L, fn, t, "curtail_budget_frac", 0, 0, 1);
-	if (rawfield(L, t, "curtail_order") != LUA_TSTRING)
+	if (lf_rawfield(L, t, "curtail_order") != LUA_TSTRING)
 		luaL_error(L, "bad argument to 'power.%s': curtail_order must be a string", fn);
 	c->order = (enum pw_order)luaL_checkoption(L, -1, NULL, order_names);
 	lua_pop(L, 1);
@@ -133,34 +129,16 @@ static double *read_prices(lua_State *L, const char *fn, int t, double lo, doubl
 	return p;
 }
 
-static void setnum(lua_State *L, const char *k, double v)
-{
-	lua_pushnumber(L, v);
-	lua_setfield(L, -2, k);
-}
-
-static void setint(lua_State *L, const char *k, long long v)
-{
-	lua_pushinteger(L, (lua_Integer)v);
-	lua_setfield(L, -2, k);
-}
-
-static void setbool(lua_State *L, const char *k, int v)
-{
-	lua_pushboolean(L, v);
-	lua_setfield(L, -2, k);
-}
-
 static void push_migration(lua_State *L, const struct pw_migration *m)
 {
 	lua_createtable(L, 0, 7);
-	setnum(L, "state_gb", m->state_gb);
-	setnum(L, "power_mw", m->power_mw);
-	setnum(L, "transfer_h", m->transfer_h);
-	setnum(L, "downtime_h", m->downtime_h);
-	setnum(L, "idle_dollars", m->idle_dollars);
-	setnum(L, "egress_dollars", m->egress_dollars);
-	setnum(L, "cost_dollars", m->cost_dollars);
+	lf_setnum(L, "state_gb", m->state_gb);
+	lf_setnum(L, "power_mw", m->power_mw);
+	lf_setnum(L, "transfer_h", m->transfer_h);
+	lf_setnum(L, "downtime_h", m->downtime_h);
+	lf_setnum(L, "idle_dollars", m->idle_dollars);
+	lf_setnum(L, "egress_dollars", m->egress_dollars);
+	lf_setnum(L, "cost_dollars", m->cost_dollars);
 }
 
 /* ---- one job ------------------------------------------------------------------------ */
@@ -197,25 +175,25 @@ int l_model_power_decide(lua_State *L)
 	lua_createtable(L, 0, 8);
 	lua_pushstring(L, d.move ? "move" : "stay");
 	lua_setfield(L, -2, "decision");
-	setnum(L, "net_dollars", pw_round(d.net_dollars, 0));
-	setnum(L, "energy_saving_dollars", pw_round(d.saving_dollars, 0));
-	setnum(L, "migration_cost_dollars", pw_round(d.mig.cost_dollars, 0));
-	setnum(L, "migration_downtime_h", pw_round(d.mig.downtime_h, 2));
-	setnum(L, "state_gb", pw_round(d.mig.state_gb, 0));
-	setnum(L, "energy_share_of_gpu_cost", pw_round(d.energy_share, 4));
+	lf_setnum(L, "net_dollars", pw_round(d.net_dollars, 0));
+	lf_setnum(L, "energy_saving_dollars", pw_round(d.saving_dollars, 0));
+	lf_setnum(L, "migration_cost_dollars", pw_round(d.mig.cost_dollars, 0));
+	lf_setnum(L, "migration_downtime_h", pw_round(d.mig.downtime_h, 2));
+	lf_setnum(L, "state_gb", pw_round(d.mig.state_gb, 0));
+	lf_setnum(L, "energy_share_of_gpu_cost", pw_round(d.energy_share, 4));
 	lua_createtable(L, 0, 12);
-	setnum(L, "net_dollars", d.net_dollars);
-	setnum(L, "energy_saving_dollars", d.saving_dollars);
-	setnum(L, "migration_cost_dollars", d.mig.cost_dollars);
-	setnum(L, "migration_downtime_h", d.mig.downtime_h);
-	setnum(L, "state_gb", d.mig.state_gb);
-	setnum(L, "energy_share_of_gpu_cost", d.energy_share);
-	setnum(L, "remaining_h", d.remaining_h);
-	setnum(L, "power_mw", d.mig.power_mw);
-	setnum(L, "spread_mwh", d.spread_mwh);
-	setnum(L, "transfer_h", d.mig.transfer_h);
-	setnum(L, "idle_dollars", d.mig.idle_dollars);
-	setnum(L, "egress_dollars", d.mig.egress_dollars);
+	lf_setnum(L, "net_dollars", d.net_dollars);
+	lf_setnum(L, "energy_saving_dollars", d.saving_dollars);
+	lf_setnum(L, "migration_cost_dollars", d.mig.cost_dollars);
+	lf_setnum(L, "migration_downtime_h", d.mig.downtime_h);
+	lf_setnum(L, "state_gb", d.mig.state_gb);
+	lf_setnum(L, "energy_share_of_gpu_cost", d.energy_share);
+	lf_setnum(L, "remaining_h", d.remaining_h);
+	lf_setnum(L, "power_mw", d.mig.power_mw);
+	lf_setnum(L, "spread_mwh", d.spread_mwh);
+	lf_setnum(L, "transfer_h", d.mig.transfer_h);
+	lf_setnum(L, "idle_dollars", d.mig.idle_dollars);
+	lf_setnum(L, "egress_dollars", d.mig.egress_dollars);
 	lua_setfield(L, -2, "unrounded");
 	return 1;
 }
@@ -262,14 +240,14 @@ int l_model_power_scarcity(lua_State *L)
 				  "hours within (0, 8760] required");
 	pw_scarcity(&j, P, h, lm_variant_bits(L, 4, "power", pw_switches, PW_NSWITCHES), &s);
 	lua_createtable(L, 0, 5);
-	setnum(L, "stay_through_spike_dollars", pw_round(s.stay_dollars, 0));
-	setnum(L, "move_and_ride_it_out_dollars", pw_round(s.move_dollars, 0));
-	setnum(L, "net_benefit_of_moving", pw_round(s.net_benefit, 0));
-	setbool(L, "worth_moving", s.net_benefit > 0);
+	lf_setnum(L, "stay_through_spike_dollars", pw_round(s.stay_dollars, 0));
+	lf_setnum(L, "move_and_ride_it_out_dollars", pw_round(s.move_dollars, 0));
+	lf_setnum(L, "net_benefit_of_moving", pw_round(s.net_benefit, 0));
+	lf_setbool(L, "worth_moving", s.net_benefit > 0);
 	lua_createtable(L, 0, 3);
-	setnum(L, "stay_through_spike_dollars", s.stay_dollars);
-	setnum(L, "move_and_ride_it_out_dollars", s.move_dollars);
-	setnum(L, "net_benefit_of_moving", s.net_benefit);
+	lf_setnum(L, "stay_through_spike_dollars", s.stay_dollars);
+	lf_setnum(L, "move_and_ride_it_out_dollars", s.move_dollars);
+	lf_setnum(L, "net_benefit_of_moving", s.net_benefit);
 	lua_setfield(L, -2, "unrounded");
 	return 1;
 }
@@ -302,8 +280,8 @@ int l_model_power_prices(lua_State *L)
 	lua_createtable(L, (int)ns, 0);
 	for (i = 0; i < ns; i++) {
 		lua_createtable(L, 0, 2);
-		setint(L, "start_h", sp[i].start_h);
-		setnum(L, "magnitude_mwh", sp[i].magnitude_mwh);
+		lf_setint(L, "start_h", sp[i].start_h);
+		lf_setnum(L, "magnitude_mwh", sp[i].magnitude_mwh);
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
 	}
 	return 2;
@@ -341,27 +319,27 @@ static void push_fleet(lua_State *L, const struct pw_fleet_config *c,
 	long i;
 
 	lua_createtable(L, 0, 13);
-	setint(L, "seed", (long long)c->seed);
-	setint(L, "hours_curtailed", r->hours_curtailed);
-	setint(L, "eligible_hours", r->eligible_hours);
+	lf_setint(L, "seed", (long long)c->seed);
+	lf_setint(L, "hours_curtailed", r->hours_curtailed);
+	lf_setint(L, "eligible_hours", r->eligible_hours);
 	for (i = 2; i < 12; i++)
-		setnum(L, result_names[i], result_field(r, (int)i));
+		lf_setnum(L, result_names[i], result_field(r, (int)i));
 	lua_createtable(L, 0, 16);
-	setint(L, "budget_hours", r->budget_hours);
-	setint(L, "top1pct_hours", r->top1pct_hours);
-	setbool(L, "budget_binds", r->eligible_hours > r->hours_curtailed);
-	setnum(L, "flex_mw", r->flex_mw);
-	setnum(L, "firm_mw", r->firm_mw);
-	setnum(L, "blind_cost_dollars", r->u_blind);
-	setnum(L, "firm_cost_dollars", r->u_firm_cost);
-	setnum(L, "flex_cost_dollars", r->u_flex_cost);
-	setnum(L, "deferral_cost_dollars", r->u_deferral);
-	setnum(L, "aware_cost_dollars", r->u_aware);
-	setnum(L, "saving_dollars", r->u_saving);
-	setnum(L, "saving_frac", r->u_saving_frac);
-	setnum(L, "gross_avoided_dollars", r->u_gross);
-	setnum(L, "gross_from_top1pct_dollars", r->u_gross_top);
-	setnum(L, "max_price_mwh", r->u_max_price);
+	lf_setint(L, "budget_hours", r->budget_hours);
+	lf_setint(L, "top1pct_hours", r->top1pct_hours);
+	lf_setbool(L, "budget_binds", r->eligible_hours > r->hours_curtailed);
+	lf_setnum(L, "flex_mw", r->flex_mw);
+	lf_setnum(L, "firm_mw", r->firm_mw);
+	lf_setnum(L, "blind_cost_dollars", r->u_blind);
+	lf_setnum(L, "firm_cost_dollars", r->u_firm_cost);
+	lf_setnum(L, "flex_cost_dollars", r->u_flex_cost);
+	lf_setnum(L, "deferral_cost_dollars", r->u_deferral);
+	lf_setnum(L, "aware_cost_dollars", r->u_aware);
+	lf_setnum(L, "saving_dollars", r->u_saving);
+	lf_setnum(L, "saving_frac", r->u_saving_frac);
+	lf_setnum(L, "gross_avoided_dollars", r->u_gross);
+	lf_setnum(L, "gross_from_top1pct_dollars", r->u_gross_top);
+	lf_setnum(L, "max_price_mwh", r->u_max_price);
 	lua_createtable(L, (int)r->hours_curtailed, 0);
 	for (i = 0; i < r->hours_curtailed; i++) {
 		lua_pushinteger(L, r->curtailed_hours[i]);
@@ -425,7 +403,7 @@ int l_model_power_fleet_mean(lua_State *L)
 			fleet_fail(L, &err);
 		vals[s] = result_field(&r, field);
 	}
-	lua_pushnumber(L, pw_mean_exact(vals, (size_t)seeds));
+	lua_pushnumber(L, exact_mean(vals, (size_t)seeds));
 	return 1;
 }
 
@@ -449,7 +427,7 @@ int l_model_power_causal(lua_State *L)
 	if (!(o.budget_fraction < 1))
 		return luaL_error(L, "bad argument to 'power.causal': budget_fraction must be < 1");
 	o.cheap_threshold_mwh = num(L, "causal", 2, "cheap_threshold", 0, 0, 1e6);
-	want = rawfield(L, 2, "actions") == LUA_TBOOLEAN && lua_toboolean(L, -1);
+	want = lf_rawfield(L, 2, "actions") == LUA_TBOOLEAN && lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	variant = lm_variant_bits(L, 3, "power", pw_switches, PW_NSWITCHES);
 	p = read_prices(L, "causal", 1, 0, 1e6, PW_MAX_PRICES, &n);
@@ -459,24 +437,24 @@ int l_model_power_causal(lua_State *L)
 	if (pw_causal(p, n, &o, variant, act, &r, &err) < 0)
 		return luaL_error(L, "power.causal: %s", err.msg);
 	lua_createtable(L, 0, 12);
-	setint(L, "budget_hours", r.budget_hours);
-	setnum(L, "cost_dollars", r.cost);
-	setnum(L, "blind_cost_dollars", r.blind);
+	lf_setint(L, "budget_hours", r.budget_hours);
+	lf_setnum(L, "cost_dollars", r.cost);
+	lf_setnum(L, "blind_cost_dollars", r.blind);
 	if (r.has_saving)
-		setnum(L, "saving_dollars", r.saving);
-	setnum(L, "served_mwh", r.served);
-	setnum(L, "unserved_mwh", r.unserved);
-	setnum(L, "extra_headroom_mw", r.flex);
-	setint(L, "curtailed_hours", r.curtailed_hours);
+		lf_setnum(L, "saving_dollars", r.saving);
+	lf_setnum(L, "served_mwh", r.served);
+	lf_setnum(L, "unserved_mwh", r.unserved);
+	lf_setnum(L, "extra_headroom_mw", r.flex);
+	lf_setint(L, "curtailed_hours", r.curtailed_hours);
 	if (want) {
 		lua_createtable(L, (int)n, 0);
 		for (i = 0; i < n; i++) {
 			lua_createtable(L, 0, 5);
-			setint(L, "hour", (long long)i);
-			setnum(L, "price", p[i]);
-			setnum(L, "draw_mw", act[i].draw_mw);
-			setnum(L, "backlog_mwh", act[i].backlog_mwh);
-			setbool(L, "curtailed", act[i].curtailed);
+			lf_setint(L, "hour", (long long)i);
+			lf_setnum(L, "price", p[i]);
+			lf_setnum(L, "draw_mw", act[i].draw_mw);
+			lf_setnum(L, "backlog_mwh", act[i].backlog_mwh);
+			lf_setbool(L, "curtailed", act[i].curtailed);
 			lua_rawseti(L, -2, (lua_Integer)i + 1);
 		}
 		lua_setfield(L, -2, "actions");
@@ -496,7 +474,7 @@ static void read_span_job(lua_State *L, const char *fn, int t, struct pw_span_jo
 	j->kw_per_gpu = num(L, fn, t, "kw_per_gpu", 0, 1, 100);
 	j->dollars_per_gpu_h = num(L, fn, t, "dollars_per_gpu_h", 0, 1, 10000);
 	j->deadline_h = NAN;
-	if (rawfield(L, t, "deadline_h") != LUA_TNIL) {
+	if (lf_rawfield(L, t, "deadline_h") != LUA_TNIL) {
 		lua_pop(L, 1);
 		j->deadline_h = num(L, fn, t, "deadline_h", 0, 1, 1e7);
 	} else {
@@ -554,8 +532,8 @@ int l_model_power_hall_price(lua_State *L)
 	h.spike_price_mwh = num(L, "hall_price", 1, "spike_price_mwh", -1e6, 0, 1e6);
 	h.spike_hours_per_week = num(L, "hall_price", 1, "spike_hours_per_week", 0, 0, 168);
 	lua_createtable(L, 0, 2);
-	setnum(L, "spike_fraction", pw_hall_spike_fraction(&h));
-	setnum(L, "expected_price_mwh", pw_hall_price(&h));
+	lf_setnum(L, "spike_fraction", pw_hall_spike_fraction(&h));
+	lf_setnum(L, "expected_price_mwh", pw_hall_price(&h));
 	return 1;
 }
 
@@ -564,24 +542,24 @@ static void push_option(lua_State *L, const struct pw_option_row *o, int i)
 	lua_createtable(L, 0, 10);
 	lua_pushstring(L, pw_option_names[i]);
 	lua_setfield(L, -2, "option");
-	setbool(L, "feasible", o->feasible);
+	lf_setbool(L, "feasible", o->feasible);
 	if (o->feasible) {
-		setnum(L, "dollars", o->r_dollars);
-		setnum(L, "duration_h", o->r_duration_h);
-		setnum(L, "dollars_per_useful_gpu_h", o->r_per_useful);
+		lf_setnum(L, "dollars", o->r_dollars);
+		lf_setnum(L, "duration_h", o->r_duration_h);
+		lf_setnum(L, "dollars_per_useful_gpu_h", o->r_per_useful);
 	}
-	setbool(L, "reference", i == PW_BUY);
+	lf_setbool(L, "reference", i == PW_BUY);
 	if (o->reason != PW_R_NONE) {
 		lua_pushstring(L, pw_reason_names[o->reason]);
 		lua_setfield(L, -2, "reason");
 	}
-	setint(L, "home_gpus", o->home_gpus);
-	setint(L, "away_gpus", o->away_gpus);
+	lf_setint(L, "home_gpus", o->home_gpus);
+	lf_setint(L, "away_gpus", o->away_gpus);
 	if (o->priced) {
 		lua_createtable(L, 0, 3);
-		setnum(L, "dollars", o->dollars);
-		setnum(L, "duration_h", o->duration_h);
-		setnum(L, "dollars_per_useful_gpu_h", o->r_per_useful);
+		lf_setnum(L, "dollars", o->dollars);
+		lf_setnum(L, "duration_h", o->duration_h);
+		lf_setnum(L, "dollars_per_useful_gpu_h", o->r_per_useful);
 		lua_setfield(L, -2, "unrounded");
 	}
 	lua_rawseti(L, -2, i + 1);
@@ -607,29 +585,29 @@ int l_model_power_ledger(lua_State *L)
 	read_hall(L, "ledger", subtable(L, "ledger", 1, "home"), &home);
 	read_hall(L, "ledger", subtable(L, "ledger", 1, "away"), &away);
 	read_circuit(L, "ledger", subtable(L, "ledger", 1, "circuit"), &c);
-	if (rawfield(L, 1, "cut") != LUA_TSTRING)
+	if (lf_rawfield(L, 1, "cut") != LUA_TSTRING)
 		return luaL_error(L, "bad argument to 'power.ledger': cut must be a string");
 	cut = (enum pw_cut_kind)luaL_checkoption(L, -1, NULL, cuts);
 	act = num(L, "ledger", 1, "activation_gb_per_step", 0, 0, 1e6);
 	pw_ledger(&j, &home, &away, &c, cut, act, variant, &l);
 	lua_createtable(L, 0, 10);
-	setnum(L, "stitch_tax", l.tax);
-	setnum(L, "useful_gpu_h", l.useful_gpu_h);
-	setnum(L, "migration_downtime_h", l.downtime_h);
-	setnum(L, "migration_cost_dollars", l.migration_cost);
-	setint(L, "capacity_deficit_gpus", l.deficit);
+	lf_setnum(L, "stitch_tax", l.tax);
+	lf_setnum(L, "useful_gpu_h", l.useful_gpu_h);
+	lf_setnum(L, "migration_downtime_h", l.downtime_h);
+	lf_setnum(L, "migration_cost_dollars", l.migration_cost);
+	lf_setint(L, "capacity_deficit_gpus", l.deficit);
 	{
 		struct pw_cut c2;
 
 		pw_cut_of(&j, cut, act, variant, &c2);
-		setnum(L, "cut_gb_per_step", c2.gb_per_step);
-		setint(L, "cut_crossings", (long long)c2.crossings);
+		lf_setnum(L, "cut_gb_per_step", c2.gb_per_step);
+		lf_setint(L, "cut_crossings", (long long)c2.crossings);
 	}
-	setnum(L, "home_expected_price_mwh", pw_hall_price(&home));
-	setnum(L, "away_expected_price_mwh", pw_hall_price(&away));
+	lf_setnum(L, "home_expected_price_mwh", pw_hall_price(&home));
+	lf_setnum(L, "away_expected_price_mwh", pw_hall_price(&away));
 	lua_pushstring(L, l.decision < 0 ? "escalate" : pw_option_names[l.decision]);
 	lua_setfield(L, -2, "decision");
-	setbool(L, "deadline_rounding", l.deadline_rounding);
+	lf_setbool(L, "deadline_rounding", l.deadline_rounding);
 	lua_createtable(L, PW_NOPTIONS, 0);
 	for (i = 0; i < PW_NOPTIONS; i++)
 		push_option(L, &l.opt[i], i);
@@ -642,6 +620,6 @@ int l_model_power_mean_exact(lua_State *L)
 	size_t n;
 	double *x = read_prices(L, "mean_exact", 1, -HUGE_VAL, HUGE_VAL, 100000000, &n);
 
-	lua_pushnumber(L, pw_mean_exact(x, n));
+	lua_pushnumber(L, exact_mean(x, n));
 	return 1;
 }

@@ -15,26 +15,21 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "core/lua/l_fields.h"
 #include "core/lua/l_models.h"
+#include "core/models/exact_mean.h"
 #include "core/models/reliability.h"
-#include "core/models/reliability_mean.h"
 
 #define MAX_EXPECTED_EVENTS 2000000.0
 #define MAX_SEEDS 100000
 #define MAX_LISTED 1000000
-
-static int rawfield(lua_State *L, int t, const char *k)
-{
-	lua_pushstring(L, k);
-	return lua_rawget(L, t);
-}
 
 static double num(lua_State *L, const char *fn, int t, const char *k, double lo,
 		  int lo_open, double hi)
 {
 	double v;
 
-	if (rawfield(L, t, k) != LUA_TNUMBER)
+	if (lf_rawfield(L, t, k) != LUA_TNUMBER)
 		luaL_error(L, "bad argument to 'reliability.%s': config.%s must be a number", fn, k);
 	v = lua_tonumber(L, -1);
 	lua_pop(L, 1);
@@ -49,7 +44,7 @@ static int64_t integer(lua_State *L, const char *fn, int t, const char *k, int64
 {
 	lua_Integer v;
 
-	if (rawfield(L, t, k) != LUA_TNUMBER || !lua_isinteger(L, -1))
+	if (lf_rawfield(L, t, k) != LUA_TNUMBER || !lua_isinteger(L, -1))
 		luaL_error(L, "bad argument to 'reliability.%s': config.%s must be an integer",
 			   fn, k);
 	v = lua_tointeger(L, -1);
@@ -65,7 +60,7 @@ static void read_config(lua_State *L, const char *fn, int arg, struct rel_config
 {
 	int t;
 
-	if (rawfield(L, arg, "config") != LUA_TTABLE)
+	if (lf_rawfield(L, arg, "config") != LUA_TTABLE)
 		luaL_error(L, "bad argument to 'reliability.%s': config must be a table", fn);
 	t = lua_gettop(L);
 	c->nodes = integer(L, fn, t, "nodes", 1, 1000000);
@@ -123,12 +118,6 @@ static unsigned read_variant(lua_State *L, int idx)
 	return bits;
 }
 
-static void setnum(lua_State *L, const char *k, double v)
-{
-	lua_pushnumber(L, v);
-	lua_setfield(L, -2, k);
-}
-
 static void push_result(lua_State *L, const struct rel_result *r)
 {
 	lua_createtable(L, 0, 11);
@@ -136,16 +125,16 @@ static void push_result(lua_State *L, const struct rel_result *r)
 	lua_setfield(L, -2, "policy");
 	lua_pushinteger(L, (lua_Integer)r->seed);
 	lua_setfield(L, -2, "seed");
-	setnum(L, "ettr", r->ettr);
-	setnum(L, "availability", r->availability);
-	setnum(L, "mttf_h", r->mttf_h);
-	setnum(L, "mttr_h", r->mttr_h);
+	lf_setnum(L, "ettr", r->ettr);
+	lf_setnum(L, "availability", r->availability);
+	lf_setnum(L, "mttf_h", r->mttf_h);
+	lf_setnum(L, "mttr_h", r->mttr_h);
 	lua_pushinteger(L, (lua_Integer)r->interruptions);
 	lua_setfield(L, -2, "interruptions");
-	setnum(L, "reserved_spare_gpu_h", r->reserved_spare_gpu_h);
-	setnum(L, "productive_gpu_h", r->productive_gpu_h);
-	setnum(L, "waste_gpu_h", r->waste_gpu_h);
-	setnum(L, "waste_dollars", r->waste_dollars);
+	lf_setnum(L, "reserved_spare_gpu_h", r->reserved_spare_gpu_h);
+	lf_setnum(L, "productive_gpu_h", r->productive_gpu_h);
+	lf_setnum(L, "waste_gpu_h", r->waste_gpu_h);
+	lf_setnum(L, "waste_dollars", r->waste_dollars);
 }
 
 /* simulate({config=, policy=}[, variant]) -> {events=, results={...}} */
@@ -162,7 +151,7 @@ int l_model_reliability_simulate(lua_State *L)
 	luaL_checktype(L, 1, LUA_TTABLE);
 	variant = read_variant(L, 2);
 	read_config(L, "simulate", 1, &c);
-	if (rawfield(L, 1, "policy") != LUA_TSTRING)
+	if (lf_rawfield(L, 1, "policy") != LUA_TSTRING)
 		return luaL_error(L, "bad argument to 'reliability.simulate': policy must be a string");
 	if (strcmp(lua_tostring(L, -1), "all") == 0) {
 		lo = 0;
@@ -196,7 +185,7 @@ int l_model_reliability_simulate(lua_State *L)
 static lua_Integer count_arg(lua_State *L, int t, const char *k, lua_Integer dflt)
 {
 	lua_Integer v;
-	int ty = rawfield(L, t, k);
+	int ty = lf_rawfield(L, t, k);
 
 	if (ty == LUA_TNIL) {
 		lua_pop(L, 1);
@@ -245,7 +234,7 @@ int l_model_reliability_events(lua_State *L)
 	read_config(L, "events", 1, &c);
 	first = count_arg(L, 1, "first", 5);
 	last = count_arg(L, 1, "last", 2);
-	rawfield(L, 1, "all");
+	lf_rawfield(L, 1, "all");
 	all = lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	diag_init(&err);
@@ -291,12 +280,12 @@ int l_model_reliability_means(lua_State *L)
 	luaL_checktype(L, 1, LUA_TTABLE);
 	variant = read_variant(L, 2);
 	read_config(L, "means", 1, &c);
-	if (rawfield(L, 1, "seeds") != LUA_TNUMBER || !lua_isinteger(L, -1) ||
+	if (lf_rawfield(L, 1, "seeds") != LUA_TNUMBER || !lua_isinteger(L, -1) ||
 	    (seeds = lua_tointeger(L, -1)) < 1 || seeds > MAX_SEEDS)
 		return luaL_error(L, "bad argument to 'reliability.means': seeds must be an "
 				  "integer within 1..%d", MAX_SEEDS);
 	lua_pop(L, 1);
-	if (rawfield(L, 1, "policies") != LUA_TTABLE)
+	if (lf_rawfield(L, 1, "policies") != LUA_TTABLE)
 		return luaL_error(L, "bad argument to 'reliability.means': policies must be a list");
 	n = (lua_Integer)lua_rawlen(L, -1);
 	for (i = 1; i <= n; i++) {
@@ -317,24 +306,24 @@ int l_model_reliability_means(lua_State *L)
 			continue;
 		lua_createtable(L, 0, REL_NFIELDS + 1);
 		for (f = 0; f < REL_NFIELDS; f++)
-			setnum(L, rel_field_names[f], m[p].field[f]);
-		setnum(L, "events", m[p].events);
+			lf_setnum(L, rel_field_names[f], m[p].field[f]);
+		lf_setnum(L, "events", m[p].events);
 		lua_setfield(L, -2, rel_policy_names[p]);
 	}
 	return 1;
 }
 
-/* rel_exact_mean({x...}) -> the correctly rounded mean */
+/* reliability.exact_mean({x...}) -> the correctly rounded mean */
 int l_model_reliability_exact_mean(lua_State *L)
 {
-	struct rel_exact_sum s;
+	struct exact_sum s;
 	lua_Integer i, n;
 
 	luaL_checktype(L, 1, LUA_TTABLE);
 	n = (lua_Integer)lua_rawlen(L, 1);
 	if (n < 1)
 		return luaL_error(L, "bad argument to 'reliability.exact_mean': an empty list");
-	rel_exact_sum_init(&s);
+	exact_sum_init(&s);
 	for (i = 1; i <= n; i++) {
 		double v;
 
@@ -346,8 +335,8 @@ int l_model_reliability_exact_mean(lua_State *L)
 		if (!isfinite(v))
 			return luaL_error(L, "bad argument to 'reliability.exact_mean': item %d is "
 					  "not finite", (int)i);
-		rel_exact_sum_add(&s, v);
+		exact_sum_add(&s, v);
 	}
-	lua_pushnumber(L, rel_exact_sum_mean(&s, (uint64_t)n));
+	lua_pushnumber(L, exact_sum_mean(&s, (uint64_t)n));
 	return 1;
 }

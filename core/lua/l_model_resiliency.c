@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/lua/l_fields.h"
 #include "core/lua/l_models.h"
 #include "core/models/resiliency.h"
 
@@ -34,13 +35,6 @@ struct conv {
 	int grid_hours;
 };
 
-/* Push t[k] (raw) and return its type. */
-static int rawfield(lua_State *L, int t, const char *k)
-{
-	lua_pushstring(L, k);
-	return lua_rawget(L, t);
-}
-
 static int bad(lua_State *L, const char *fn, const char *what, const char *why)
 {
 	return luaL_error(L, "bad argument to 'resiliency.%s': %s %s", fn, what, why);
@@ -57,7 +51,7 @@ static double num(lua_State *L, const char *fn, int t, const char *k,
 	double v;
 
 	snprintf(what, sizeof what, "%s.%s", where, k);
-	if (rawfield(L, t, k) != LUA_TNUMBER)
+	if (lf_rawfield(L, t, k) != LUA_TNUMBER)
 		bad(L, fn, what, "must be a number");
 	v = lua_tonumber(L, -1);
 	lua_pop(L, 1);
@@ -79,7 +73,7 @@ static int flag(lua_State *L, const char *fn, int t, const char *k,
 	int v;
 
 	snprintf(what, sizeof what, "%s.%s", where, k);
-	if (rawfield(L, t, k) != LUA_TBOOLEAN)
+	if (lf_rawfield(L, t, k) != LUA_TBOOLEAN)
 		bad(L, fn, what, "must be a boolean");
 	v = lua_toboolean(L, -1);
 	lua_pop(L, 1);
@@ -94,7 +88,7 @@ static const char *str(lua_State *L, const char *fn, int t, const char *k,
 	const char *s;
 
 	snprintf(what, sizeof what, "%s.%s", where, k);
-	if (rawfield(L, t, k) != LUA_TSTRING)
+	if (lf_rawfield(L, t, k) != LUA_TSTRING)
 		bad(L, fn, what, "must be a string");
 	s = lua_tostring(L, -1);
 	lua_pop(L, 1);
@@ -108,7 +102,7 @@ static int subtable(lua_State *L, const char *fn, int t, const char *k,
 	char what[160];
 
 	snprintf(what, sizeof what, "%s.%s", where, k);
-	if (rawfield(L, t, k) != LUA_TTABLE)
+	if (lf_rawfield(L, t, k) != LUA_TTABLE)
 		bad(L, fn, what, "must be a table");
 	return lua_gettop(L);
 }
@@ -117,7 +111,7 @@ static long years_field(lua_State *L, const char *fn, int t)
 {
 	lua_Integer y;
 
-	if (rawfield(L, t, "years") != LUA_TNUMBER || !lua_isinteger(L, -1))
+	if (lf_rawfield(L, t, "years") != LUA_TNUMBER || !lua_isinteger(L, -1))
 		bad(L, fn, "years", "must be an integer");
 	y = lua_tointeger(L, -1);
 	lua_pop(L, 1);
@@ -130,7 +124,7 @@ static long years_field(lua_State *L, const char *fn, int t)
 static void seed_field(lua_State *L, const char *fn, int t, struct rs_seed *s)
 {
 	struct diag err;
-	int ty = rawfield(L, t, "seed");
+	int ty = lf_rawfield(L, t, "seed");
 
 	if (ty == LUA_TNUMBER && lua_isinteger(L, -1)) {
 		rs_seed_int(s, (int64_t)lua_tointeger(L, -1));
@@ -275,7 +269,7 @@ static const struct rs_transport *transport(lua_State *L, const char *fn, int ca
 
 		if (lua_rawgeti(L, cat, i) != LUA_TTABLE)
 			bad(L, fn, "catalog", "entries must be tables");
-		if (rawfield(L, lua_gettop(L), "name") == LUA_TSTRING &&
+		if (lf_rawfield(L, lua_gettop(L), "name") == LUA_TSTRING &&
 		    strcmp(lua_tostring(L, -1), name) == 0)
 			t = read_transport(L, fn, lua_gettop(L) - 1, cv);
 		lua_pop(L, 2);
@@ -362,7 +356,7 @@ static struct conv *read_run(lua_State *L, const char *fn, int t, int grid)
 	sub = subtable(L, fn, t, "storm", "run");
 	read_storm(L, fn, sub, &cv->storm);
 	lua_pop(L, 1);
-	if (rawfield(L, t, "grid_hours") == LUA_TBOOLEAN && lua_toboolean(L, -1))
+	if (lf_rawfield(L, t, "grid_hours") == LUA_TBOOLEAN && lua_toboolean(L, -1))
 		grid = 1;
 	lua_pop(L, 1);
 	if (grid) {
@@ -372,7 +366,7 @@ static struct conv *read_run(lua_State *L, const char *fn, int t, int grid)
 		lua_pop(L, 1);
 		return cv;
 	}
-	if (rawfield(L, t, "catalog") == LUA_TTABLE)
+	if (lf_rawfield(L, t, "catalog") == LUA_TTABLE)
 		cat = lua_gettop(L);
 	else if (!lua_isnil(L, -1))
 		bad(L, fn, "catalog", "must be a list of transports");
@@ -384,32 +378,26 @@ static struct conv *read_run(lua_State *L, const char *fn, int t, int grid)
 
 /* ---- writing results ---------------------------------------------------------- */
 
-static void setnum(lua_State *L, const char *k, double v)
-{
-	lua_pushnumber(L, v);
-	lua_setfield(L, -2, k);
-}
-
 static void push_figures(lua_State *L, const struct rs_figures *f)
 {
 	lua_createtable(L, 0, 12);
-	setnum(L, "availability", f->availability);
-	setnum(L, "nines", f->nines);
-	setnum(L, "nines_unrounded", f->nines_unrounded);
-	setnum(L, "downtime_h_yr", f->downtime_h_yr);
-	setnum(L, "ettr_h", f->ettr_h);
-	setnum(L, "episodes_per_year", f->episodes_per_year);
-	setnum(L, "retention", f->retention);
-	setnum(L, "down_yr", f->down_yr);
-	setnum(L, "episodes_unrounded", f->episodes_unrounded);
-	setnum(L, "ettr_unrounded", f->ettr_unrounded);
-	setnum(L, "retention_unrounded", f->retention_unrounded);
+	lf_setnum(L, "availability", f->availability);
+	lf_setnum(L, "nines", f->nines);
+	lf_setnum(L, "nines_unrounded", f->nines_unrounded);
+	lf_setnum(L, "downtime_h_yr", f->downtime_h_yr);
+	lf_setnum(L, "ettr_h", f->ettr_h);
+	lf_setnum(L, "episodes_per_year", f->episodes_per_year);
+	lf_setnum(L, "retention", f->retention);
+	lf_setnum(L, "down_yr", f->down_yr);
+	lf_setnum(L, "episodes_unrounded", f->episodes_unrounded);
+	lf_setnum(L, "ettr_unrounded", f->ettr_unrounded);
+	lf_setnum(L, "retention_unrounded", f->retention_unrounded);
 	lua_createtable(L, 0, 4);
-	setnum(L, "down_h", f->totals.down_h);
+	lf_setnum(L, "down_h", f->totals.down_h);
 	lua_pushinteger(L, (lua_Integer)f->totals.episodes);
 	lua_setfield(L, -2, "episodes");
-	setnum(L, "degraded_h", f->totals.degraded_h);
-	setnum(L, "capacity_loss_h", f->totals.capacity_loss_h);
+	lf_setnum(L, "degraded_h", f->totals.degraded_h);
+	lf_setnum(L, "capacity_loss_h", f->totals.capacity_loss_h);
 	lua_setfield(L, -2, "totals");
 }
 
@@ -418,8 +406,8 @@ static void push_result(lua_State *L, const struct rs_result *r)
 	int c;
 
 	lua_createtable(L, 0, 4);
-	setnum(L, "monthly_usd", r->monthly_usd);
-	setnum(L, "monthly_usd_unrounded", r->monthly_usd_unrounded);
+	lf_setnum(L, "monthly_usd", r->monthly_usd);
+	lf_setnum(L, "monthly_usd_unrounded", r->monthly_usd_unrounded);
 	lua_pushinteger(L, (lua_Integer)r->draws);
 	lua_setfield(L, -2, "draws");
 	lua_createtable(L, 0, RS_NCLASSES);
@@ -439,11 +427,11 @@ static void push_modes(lua_State *L, const struct rs_mode *m, size_t n)
 		lua_createtable(L, 0, 7);
 		lua_pushstring(L, m[i].name);
 		lua_setfield(L, -2, "name");
-		setnum(L, "rate_per_year", m[i].rate_per_year);
-		setnum(L, "mttr_h", m[i].mttr_h);
-		setnum(L, "capacity_factor", m[i].capacity_factor);
-		setnum(L, "storm_rate_mult", m[i].storm_rate_mult);
-		setnum(L, "storm_mttr_mult", m[i].storm_mttr_mult);
+		lf_setnum(L, "rate_per_year", m[i].rate_per_year);
+		lf_setnum(L, "mttr_h", m[i].mttr_h);
+		lf_setnum(L, "capacity_factor", m[i].capacity_factor);
+		lf_setnum(L, "storm_rate_mult", m[i].storm_rate_mult);
+		lf_setnum(L, "storm_mttr_mult", m[i].storm_mttr_mult);
 		lua_pushboolean(L, m[i].physical_cut);
 		lua_setfield(L, -2, "physical_cut");
 		lua_rawseti(L, -2, (lua_Integer)i + 1);
@@ -459,8 +447,8 @@ static void push_transport(lua_State *L, const struct rs_transport *t)
 	lua_setfield(L, -2, "name");
 	lua_pushstring(L, t->kind);
 	lua_setfield(L, -2, "kind");
-	setnum(L, "capacity_gbps", t->capacity_gbps);
-	setnum(L, "rtt_ms", t->rtt_ms);
+	lf_setnum(L, "capacity_gbps", t->capacity_gbps);
+	lf_setnum(L, "rtt_ms", t->rtt_ms);
 	lua_createtable(L, RS_NCLASSES, 0);
 	for (c = 0; c < RS_NCLASSES; c++)
 		if (t->carries & RS_CARRIES(c)) {
@@ -468,7 +456,7 @@ static void push_transport(lua_State *L, const struct rs_transport *t)
 			lua_rawseti(L, -2, ++k);
 		}
 	lua_setfield(L, -2, "carries");
-	setnum(L, "monthly_usd", t->monthly_usd);
+	lf_setnum(L, "monthly_usd", t->monthly_usd);
 	lua_pushboolean(L, t->grid_dependent);
 	lua_setfield(L, -2, "grid_dependent");
 	push_modes(L, t->modes, t->nmodes);
@@ -478,13 +466,13 @@ static void push_transport(lua_State *L, const struct rs_transport *t)
 static void push_power(lua_State *L, const struct rs_power *p)
 {
 	lua_createtable(L, 0, 6);
-	setnum(L, "battery_h", p->battery_h);
+	lf_setnum(L, "battery_h", p->battery_h);
 	lua_pushboolean(L, p->has_generator);
 	lua_setfield(L, -2, "has_generator");
-	setnum(L, "generator_fuel_h", p->generator_fuel_h);
-	setnum(L, "generator_start_fail_p", p->generator_start_fail_p);
-	setnum(L, "routine_outages_per_year", p->routine_outages_per_year);
-	setnum(L, "routine_outage_h", p->routine_outage_h);
+	lf_setnum(L, "generator_fuel_h", p->generator_fuel_h);
+	lf_setnum(L, "generator_start_fail_p", p->generator_start_fail_p);
+	lf_setnum(L, "routine_outages_per_year", p->routine_outages_per_year);
+	lf_setnum(L, "routine_outage_h", p->routine_outage_h);
 }
 
 static void push_timing(lua_State *L, const struct rs_timing *t)
@@ -492,18 +480,18 @@ static void push_timing(lua_State *L, const struct rs_timing *t)
 	lua_createtable(L, 0, 4);
 	lua_pushstring(L, t->holdover);
 	lua_setfield(L, -2, "holdover");
-	setnum(L, "holdover_h", t->holdover_h);
-	setnum(L, "gnss_events_per_year", t->gnss_events_per_year);
-	setnum(L, "gnss_event_h", t->gnss_event_h);
+	lf_setnum(L, "holdover_h", t->holdover_h);
+	lf_setnum(L, "gnss_events_per_year", t->gnss_events_per_year);
+	lf_setnum(L, "gnss_event_h", t->gnss_event_h);
 }
 
 static void push_storm(lua_State *L, const struct rs_storm *s)
 {
 	lua_createtable(L, 0, 4);
-	setnum(L, "rate_per_year", s->rate_per_year);
-	setnum(L, "mean_duration_h", s->mean_duration_h);
-	setnum(L, "grid_outage_p", s->grid_outage_p);
-	setnum(L, "neighbor_battery_h", s->neighbor_battery_h);
+	lf_setnum(L, "rate_per_year", s->rate_per_year);
+	lf_setnum(L, "mean_duration_h", s->mean_duration_h);
+	lf_setnum(L, "grid_outage_p", s->grid_outage_p);
+	lf_setnum(L, "neighbor_battery_h", s->neighbor_battery_h);
 }
 
 /* ---- the converters -------------------------------------------------------------- */
@@ -544,7 +532,7 @@ int l_model_resiliency_defaults(lua_State *L)
 		lua_setfield(L, -2, "transports");
 		lua_pushboolean(L, r->dual_fiber);
 		lua_setfield(L, -2, "dual_fiber");
-		setnum(L, "shared_cut_fraction", rs_default_shared_cut_fraction);
+		lf_setnum(L, "shared_cut_fraction", rs_default_shared_cut_fraction);
 		lua_pushboolean(L, r->local_autonomy);
 		lua_setfield(L, -2, "local_autonomy");
 		pw.battery_h = r->battery_h;
@@ -564,7 +552,7 @@ int l_model_resiliency_defaults(lua_State *L)
 	lua_setfield(L, -2, "timing");
 	push_storm(L, &rs_default_storm);
 	lua_setfield(L, -2, "storm");
-	setnum(L, "shared_cut_fraction", rs_default_shared_cut_fraction);
+	lf_setnum(L, "shared_cut_fraction", rs_default_shared_cut_fraction);
 	lua_pushinteger(L, rs_default_years);
 	lua_setfield(L, -2, "years");
 	lua_pushinteger(L, rs_default_seed);
@@ -576,16 +564,16 @@ int l_model_resiliency_defaults(lua_State *L)
 	}
 	lua_setfield(L, -2, "holdover_h");
 	lua_createtable(L, 0, 5);
-	setnum(L, "battery_per_h", rs_costs.battery_per_h);
-	setnum(L, "generator", rs_costs.generator);
-	setnum(L, "rubidium", rs_costs.rubidium);
-	setnum(L, "ocxo", rs_costs.ocxo);
-	setnum(L, "local_autonomy", rs_costs.local_autonomy);
+	lf_setnum(L, "battery_per_h", rs_costs.battery_per_h);
+	lf_setnum(L, "generator", rs_costs.generator);
+	lf_setnum(L, "rubidium", rs_costs.rubidium);
+	lf_setnum(L, "ocxo", rs_costs.ocxo);
+	lf_setnum(L, "local_autonomy", rs_costs.local_autonomy);
 	lua_setfield(L, -2, "costs");
 	lua_createtable(L, 0, 5);
 	lua_pushinteger(L, RS_MAX_YEARS);
 	lua_setfield(L, -2, "max_years");
-	setnum(L, "max_rate", RS_MAX_RATE);
+	lf_setnum(L, "max_rate", RS_MAX_RATE);
 	lua_pushinteger(L, RS_MAX_LISTED);
 	lua_setfield(L, -2, "max_transports");
 	lua_pushinteger(L, RS_MAX_MODES);

@@ -125,10 +125,9 @@ int64_t cooling_h100(double mw);
 double cooling_retrofit_cost(const struct cooling_model *m, double feed_mw,
 			     double pue_to, int rung);
 
-/* CPython 3.12+ sum() of floats (Neumaier), and statistics.mean: the exact
- * sum divided by n, rounded once. */
+/* CPython 3.12+ sum() of floats (Neumaier). statistics.mean is exact_mean
+ * (core/models/exact_mean.h). */
 double cooling_sum(const double *x, size_t n);
-double cooling_mean_exact(const double *x, size_t n);
 
 /* ---- admission (5.5), cooling_admit.c ---------------------------------------- */
 

@@ -231,11 +231,7 @@ void pw_ledger(const struct pw_span_job *j, const struct pw_hall *home,
 	       enum pw_cut_kind cut, double activation_gb, unsigned variant,
 	       struct pw_ledger *l);
 
-/* ---- exact mean (5.9; spec/reliability.md 5.9) --------------------------- */
-
-/* The exact mean of x[0..n-1] rounded once to nearest-even (n >= 1, every
- * value finite), as Python's statistics.mean computes it. */
-double pw_mean_exact(const double *x, size_t n);
+/* The exact mean of 5.9 is exact_mean (core/models/exact_mean.h). */
 
 /* Python round(x, n) without -0.0. */
 double pw_round(double x, int ndigits);

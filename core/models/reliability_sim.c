@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/models/exact_mean.h"
 #include "core/models/pcg64.h"
-#include "core/models/reliability_mean.h"
 
 const char *const rel_policy_names[REL_NPOLICIES] = {
 	[REL_MANUAL] = "manual",
@@ -383,22 +383,22 @@ int rel_seed_means(const struct rel_config *c, unsigned mask, uint64_t nseeds,
 		   unsigned variant, struct rel_means out[REL_NPOLICIES],
 		   struct diag *err)
 {
-	struct rel_exact_sum sums[REL_NPOLICIES][REL_NFIELDS], events;
+	struct exact_sum sums[REL_NPOLICIES][REL_NFIELDS], events;
 	struct rel_config run = *c;
 	uint64_t s;
 	size_t p, f;
 
 	for (p = 0; p < REL_NPOLICIES; p++)
 		for (f = 0; f < REL_NFIELDS; f++)
-			rel_exact_sum_init(&sums[p][f]);
-	rel_exact_sum_init(&events);
+			exact_sum_init(&sums[p][f]);
+	exact_sum_init(&events);
 	for (s = 0; s < nseeds; s++) {
 		struct rel_timeline tl;
 
 		run.seed = s;
 		if (rel_timeline_build(&run, &tl, err) < 0)
 			return -1;
-		rel_exact_sum_add(&events, (double)tl.count);
+		exact_sum_add(&events, (double)tl.count);
 		for (p = 0; p < REL_NPOLICIES; p++) {
 			struct rel_result res;
 
@@ -409,14 +409,14 @@ int rel_seed_means(const struct rel_config *c, unsigned mask, uint64_t nseeds,
 				return -1;
 			}
 			for (f = 0; f < REL_NFIELDS; f++)
-				rel_exact_sum_add(&sums[p][f], rel_result_field(&res, f));
+				exact_sum_add(&sums[p][f], rel_result_field(&res, f));
 		}
 		rel_timeline_free(&tl);
 	}
 	for (p = 0; p < REL_NPOLICIES; p++) {
 		for (f = 0; f < REL_NFIELDS; f++)
-			out[p].field[f] = rel_exact_sum_mean(&sums[p][f], nseeds);
-		out[p].events = rel_exact_sum_mean(&events, nseeds);
+			out[p].field[f] = exact_sum_mean(&sums[p][f], nseeds);
+		out[p].events = exact_sum_mean(&events, nseeds);
 	}
 	return 0;
 }

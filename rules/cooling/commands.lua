@@ -48,36 +48,19 @@ end
 
 -- ---- text helpers -------------------------------------------------------------------
 
-local function pad(s, n)
-  local len = utf8.len(s) or #s
-  if len >= n then return s end
-  return s .. (" "):rep(n - len)
-end
-
-local function lpad(s, n)
-  local len = utf8.len(s) or #s
-  if len >= n then return s end
-  return (" "):rep(n - len) .. s
-end
+local pad, lpad = py.ljust, py.rjust
 
 -- Python "{:,.0f}".
 local function grouped_fixed(x)
-  local text = py.fixed(x, 0)
-  local sign, digits = text:match("^(-?)(%d+)$")
-  if not digits then return text end
-  digits = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse()
-  if digits:sub(1, 1) == "," then digits = digits:sub(2) end
-  return sign .. digits
+  return py.grouped_fixed(x, 0)
 end
+
 -- Python "{:+.2f}" (the sign kept on -0.00).
 local function signed2(x)
   return ("%+.2f"):format(x)
 end
 
-local function null_if_nil(v)
-  if v == nil then return engine.null end
-  return v
-end
+local null_if_nil = require("json_values").null
 
 -- ---- ladder ----------------------------------------------------------------------------
 

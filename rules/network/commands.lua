@@ -6,6 +6,7 @@
 -- scenario options, shapes the JSON of section 4 and the text of 2.4, and
 -- reports input errors in the error document of power.md 2.5 (with "pack").
 local py = require "py"
+local verbs = require "verbs"
 
 local MUTATIONS = { "delete-latency-exposure", "zero-the-stitch-latency",
                     "contiguous-pipeline-always", "delete-nic-cap", "delete-contention",
@@ -34,69 +35,19 @@ local prog = engine.program {
 
 -- ---- small helpers --------------------------------------------------------------------------
 
-local function array(list)
-  local a = engine.array()
-  for i, x in ipairs(list or {}) do a[i] = x end
-  return a
-end
-
-local function null(x)
-  if x == nil then return engine.null end
-  return x
-end
+local jv = require "json_values"
+local array, null = jv.array, jv.null
 
 -- ---- errors: collected, then one document (power.md 2.5) ------------------------------------
 
-local NW_ERROR = {}
-
-local function raise(errors)
-  error({ [NW_ERROR] = errors }, 0)
-end
-
-local function usage(argument, message)
-  raise({ { rule = "cli.usage", message = message, argument = argument } })
-end
-
-local function emit_errors(out, verb, fmt, errors)
-  if fmt == "json" then
-    local list = engine.array()
-    for i, e in ipairs(errors) do
-      list[i] = engine.object("id", e.rule, "rule", e.rule, "severity", "error",
-                              "message", e.message, "file", null(e.file), "line", null(e.line),
-                              "column", null(e.column), "path", null(e.path),
-                              "argument", null(e.argument))
-    end
-    out:json(engine.object("pack", "network", "errors", list))
-  else
-    for _, e in ipairs(errors) do
-      if e.file and e.line then
-        out:note(("%s:%d:%d: error[%s]: %s"):format(e.file, e.line, e.column, e.rule, e.message))
-      else
-        out:note(("infragate network %s: error[%s]: %s"):format(verb, e.rule, e.message))
-      end
-    end
-  end
-  return 2
-end
-
--- Wrap a verb's run: our own errors become the error document, exit 2.
-local function guarded(verb, fn)
-  return function(args, out)
-    local ok, r = pcall(fn, args, out)
-    if ok then return r end
-    if type(r) == "table" and r[NW_ERROR] then
-      return emit_errors(out, verb, args.format, r[NW_ERROR])
-    end
-    error(r, 0)
-  end
-end
+-- A file without a line prints as the command (the scenario's own line
+-- is not known there).
+local fail = verbs.failer("network", { file_needs_line = true })
+local raise, usage, guarded = verbs.raise, verbs.usage, verbs.guard(fail)
 
 -- ---- options --------------------------------------------------------------------------------
 
-local function fmt_opt()
-  return { "--format", type = "choice", choices = { "text", "json" }, default = "text",
-           help = "output format" }
-end
+local fmt_opt = verbs.format_opt_of({ "text", "json" })
 
 local SCENARIO_OPTS = {
   { "--preset", type = "choice", choices = NW.PRESET_NAMES, metavar = "NAME",

@@ -28,42 +28,16 @@ local prog = engine.program {
 
 -- ---- shared helpers ----------------------------------------------------------------
 
--- A JSON array of a list's items (empty stays an array).
-local function array_of(list)
-  local a = engine.array()
-  for i, v in ipairs(list) do a[i] = v end
-  return a
-end
-
-local function null_if_nil(v)
-  if v == nil then return engine.null end
-  return v
-end
+local jv = require "json_values"
+local array_of, null_if_nil = jv.array, jv.null
 
 local function finite_or_null(x)
   if x == INF or x == -INF then return engine.null end
   return x
 end
 
--- Text width helpers: pad to n characters (UTF-8 aware).
-local function pad(s, n)
-  local len = utf8.len(s) or #s
-  if len >= n then return s end
-  return s .. (" "):rep(n - len)
-end
-
-local function group_int_part(text)
-  local sign, int, rest = text:match("^(-?)(%d+)(.*)$")
-  if not int then return text end
-  int = int:reverse():gsub("(%d%d%d)", "%1,"):reverse()
-  if int:sub(1, 1) == "," then int = int:sub(2) end
-  return sign .. int .. rest
-end
-
--- Python "{:,.Nf}".
-local function grouped_fixed(x, n)
-  return group_int_part(py.fixed(x, n))
-end
+-- Text width (UTF-8 aware) and Python "{:,.Nf}".
+local pad, grouped_fixed = py.ljust, py.grouped_fixed
 
 -- Python "{:g}".
 local function g(x)

@@ -7,6 +7,7 @@
 -- exit 2 and the error document of 2.5 (which names the pack). The text
 -- layouts are ours; only the figures and their rounding are contractual.
 local py = require "py"
+local verbs = require "verbs"
 
 local FORMATS = { "text", "json" }
 local LINT_FORMATS = { "text", "json", "sarif", "github", "junit" }
@@ -25,88 +26,12 @@ local prog = engine.program {
 
 -- ---- errors (2.5) ---------------------------------------------------------------------------
 
--- An error entry with all nine keys of core.md 2.6.
-local function entry(e)
-  local o = engine.object()
-  o.id = e.rule
-  o.rule = e.rule
-  o.severity = "error"
-  o.message = e.message
-  o.file = e.file or engine.null
-  o.line = e.line or engine.null
-  o.column = e.column or engine.null
-  o.path = e.path or engine.null
-  o.argument = e.argument or engine.null
-  return o
-end
-
--- End the verb with exit 2: the error document (JSON) or one stderr line
--- per problem (text), nothing on stdout.
-local function fail(args, out, verb, errors)
-  if args.format == "json" then
-    local list = engine.array()
-    for i, e in ipairs(errors) do list[i] = entry(e) end
-    out:json(engine.object("pack", "power", "errors", list))
-  else
-    for _, e in ipairs(errors) do
-      local where
-      if e.file and e.line then
-        where = ("%s:%d:%d"):format(e.file, e.line, e.column)
-      elseif e.file then
-        where = e.file
-      else
-        where = "infragate power " .. verb
-      end
-      out:note(("%s: error[%s]: %s"):format(where, e.rule, e.message))
-    end
-  end
-  return 2
-end
-
--- An input problem raised from deep inside a verb; caught by guarded().
-local InputFailure = {}
-
-local function raise(errors)
-  error(setmetatable({ errors = errors }, InputFailure), 0)
-end
-
-local function usage(argument, message)
-  raise({ { rule = "cli.usage", message = message, argument = argument } })
-end
-
--- Run a verb body; input failures become the error output.
-local function guarded(verb, body)
-  return function(args, out)
-    local ok, res = pcall(body, args, out)
-    if ok then return res end
-    if getmetatable(res) == InputFailure then return fail(args, out, verb, res.errors) end
-    error(res, 0)
-  end
-end
+local fail = verbs.failer("power")
+local raise, usage, guarded = verbs.raise, verbs.usage, verbs.guard(fail)
 
 -- ---- scalars: Python float()/int() text and YAML 1.1 plain scalars --------------------------
 
--- Python float() over ASCII: sign, digits with single '_' between digits,
--- fraction, exponent; nil when not such text (inf and nan parse, then are
--- refused by the caller's finiteness check).
-local function pyfloat(text)
-  local s = text:match("^%s*(.-)%s*$")
-  local low = s:lower()
-  if low:match("^[+-]?inf$") or low:match("^[+-]?infinity$") then
-    return low:sub(1, 1) == "-" and -math.huge or math.huge
-  end
-  if low:match("^[+-]?nan$") then return 0 / 0 end
-  if s:find("__", 1, true) or s:find("_%D") or s:find("%D_") or s:match("^_") or
-     s:match("_$") then
-    return nil
-  end
-  s = s:gsub("_", "")
-  if not (s:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or s:match("^[+-]?%.%d+[eE][+-]?%d+$") or
-          s:match("^[+-]?%d+%.?%d*$") or s:match("^[+-]?%.%d+$")) then
-    return nil
-  end
-  return tonumber(s) + 0.0
-end
+local pyfloat = verbs.pyfloat
 
 local function sexagesimal(s)
   local sign, rest = s:match("^([+-]?)(.*)$")
@@ -366,10 +291,7 @@ end
 
 -- ---- options --------------------------------------------------------------------------------
 
-local function format_opt(choices)
-  return { "--format", type = "choice", choices = choices or FORMATS, default = "text",
-           help = "output format" }
-end
+local format_opt = verbs.format_opt_of(FORMATS)
 
 local STRICT_OPT = { "--strict", type = "flag",
                      help = "strict findings become errors and make the exit status 1" }
@@ -380,12 +302,7 @@ local SET_OPT = { "--set", type = "string", ["repeat"] = "append", metavar = "KE
 local SEED_OPT = { "--seed", type = "int", min = 0, metavar = "N",
                    help = "shorthand for --set seed=N" }
 
-local function with(list, ...)
-  local out = {}
-  for _, o in ipairs(list) do out[#out + 1] = o end
-  for _, o in ipairs({ ... }) do out[#out + 1] = o end
-  return out
-end
+local with = verbs.with
 
 local JOB_OPTS = { CONFIG_OPT, SET_OPT, STRICT_OPT, format_opt() }
 local FLEET_OPTS = { CONFIG_OPT, SET_OPT, SEED_OPT, STRICT_OPT, format_opt() }

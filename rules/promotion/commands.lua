@@ -59,16 +59,8 @@ end
 
 -- ---- small helpers ------------------------------------------------------------------
 
-local function array_of(list)
-  local a = engine.array()
-  for i, v in ipairs(list) do a[i] = v end
-  return a
-end
-
-local function null_if_nil(v)
-  if v == nil then return engine.null end
-  return v
-end
+local jv = require "json_values"
+local array_of, null_if_nil = jv.array, jv.null
 
 local function sorted_keys(set)
   local list = {}

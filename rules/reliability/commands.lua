@@ -9,6 +9,7 @@
 -- error document of section 2. Text layouts are ours; only their figures
 -- and the rounding of those figures are contractual.
 local py = require "py"
+local verbs = require "verbs"
 
 local FORMATS = { "text", "json" }
 local LINT_FORMATS = { "text", "json", "sarif", "github", "junit" }
@@ -41,96 +42,12 @@ local SYNOPSIS = {
   validate = "[--mutate NAME] [--format text|json]",
 }
 
-local function entry(e)
-  local o = engine.object()
-  o.id = e.rule
-  o.rule = e.rule
-  o.severity = "error"
-  o.message = e.message
-  o.file = e.file or engine.null
-  o.line = e.line or engine.null
-  o.column = e.column or engine.null
-  o.path = e.path or engine.null
-  o.argument = e.argument or engine.null
-  return o
-end
-
--- End the verb with exit 2: the error document (JSON) or one stderr line
--- per problem (text); nothing on stdout.
-local function fail(args, out, verb, errors)
-  if args.format == "json" then
-    local list = engine.array()
-    for i, e in ipairs(errors) do list[i] = entry(e) end
-    out:json(engine.object("pack", "reliability", "errors", list))
-  else
-    for _, e in ipairs(errors) do
-      local where
-      if e.file and e.line then
-        where = ("%s:%d:%d"):format(e.file, e.line, e.column)
-      elseif e.file then
-        where = e.file
-      else
-        where = "infragate reliability " .. verb
-      end
-      out:note(("%s: error[%s]: %s"):format(where, e.rule, e.message))
-      if e.rule == "cli.usage" and SYNOPSIS[verb] then
-        out:note("usage: infragate reliability " .. verb .. " " .. SYNOPSIS[verb])
-      end
-    end
-  end
-  return 2
-end
-
-local InputFailure = {}
-
-local function raise(errors)
-  error(setmetatable({ errors = errors }, InputFailure), 0)
-end
-
-local function usage(argument, message)
-  raise({ { rule = "cli.usage", message = message, argument = argument } })
-end
-
--- Run a verb body; input failures become the error output.
-local function guarded(verb, body)
-  return function(args, out)
-    local ok, res = pcall(body, args, out)
-    if ok then return res end
-    if getmetatable(res) == InputFailure then return fail(args, out, verb, res.errors) end
-    error(res, 0)
-  end
-end
+local fail = verbs.failer("reliability", { synopsis = SYNOPSIS })
+local raise, usage, guarded = verbs.raise, verbs.usage, verbs.guard(fail)
 
 -- ---- scalars: Python int()/float() text and YAML 1.1 plain scalars -----------------------
 
--- Python int() over ASCII, base 10; nil when not such text or beyond 64 bits.
-local function pyint(text)
-  local s = text:match("^%s*(.-)%s*$")
-  if not s:match("^[+-]?%d[%d_]*$") or s:find("__", 1, true) or s:match("_$") then
-    return nil
-  end
-  return math.tointeger(tonumber((s:gsub("_", ""))))
-end
-
--- Python float() over ASCII; inf and nan parse (the caller refuses them).
-local function pyfloat(text)
-  local s = text:match("^%s*(.-)%s*$")
-  local low = s:lower()
-  if low:match("^[+-]?inf$") or low:match("^[+-]?infinity$") then
-    return low:sub(1, 1) == "-" and -math.huge or math.huge
-  end
-  if low:match("^[+-]?nan$") then return 0 / 0 end
-  if s:find("__", 1, true) or s:find("_%D") or s:find("%D_") or s:match("^_") or
-     s:match("_$") then
-    return nil
-  end
-  s = s:gsub("_", "")
-  if not (s:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or s:match("^[+-]?%.%d+[eE][+-]?%d+$") or
-          s:match("^[+-]?%d+%.?%d*$") or s:match("^[+-]?%.%d+$")) then
-    return nil
-  end
-  return tonumber(s) + 0.0
-end
+local pyint, pyfloat = verbs.pyint, verbs.pyfloat
 
 local function sexagesimal(s)
   local v = 0
@@ -372,10 +289,7 @@ local MODEL_STRICT = { ["reliability.strict.burst-budget"] = true,
 
 -- ---- options ----------------------------------------------------------------------------------
 
-local function format_opt(choices)
-  return { "--format", type = "choice", choices = choices or FORMATS, default = "text",
-           help = "output format" }
-end
+local format_opt = verbs.format_opt_of(FORMATS)
 
 local STRICT_OPT = { "--strict", type = "flag",
                      help = "strict findings become errors and make the exit status 1" }
@@ -387,12 +301,7 @@ local CONFIG_OPTS = {
   STRICT_OPT, format_opt(),
 }
 
-local function with(list, ...)
-  local out = {}
-  for _, o in ipairs(list) do out[#out + 1] = o end
-  for _, o in ipairs({ ... }) do out[#out + 1] = o end
-  return out
-end
+local with = verbs.with
 
 local function policy_opt(default, all)
   local choices = {}

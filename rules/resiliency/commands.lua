@@ -53,13 +53,9 @@ local function pct(x, decimals)
   return py.fixed(x * 100.0, decimals)
 end
 
+-- Python "{:,.0f}".
 local function money(x)
-  local text = py.fixed(x, 0)
-  local sign, digits = text:match("^(-?)(%d+)$")
-  if not digits then return text end
-  digits = digits:reverse():gsub("(%d%d%d)", "%1,"):reverse()
-  if digits:sub(1, 1) == "," then digits = digits:sub(2) end
-  return sign .. digits
+  return py.grouped_fixed(x, 0)
 end
 
 local function g(x)
@@ -67,11 +63,7 @@ local function g(x)
 end
 
 -- A list as a JSON array (which stays an array when empty).
-local function array(list)
-  local a = engine.array()
-  for i, x in ipairs(list) do a[i] = x end
-  return a
-end
+local array = require("json_values").array
 
 -- ---- JSON ------------------------------------------------------------------------
 

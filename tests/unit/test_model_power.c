@@ -214,19 +214,6 @@ Test(power, pairwise_sum_shapes)
 	cr_assert(eq(dbl, pw_pairwise_sum(a, 0), 0.0));
 }
 
-Test(power, exact_mean)
-{
-	static const double tenth[] = { 0.1, 0.2, 0.3 };
-	static const double cancel[] = { 1e300, 1.0, -1e300, 2.0 };
-	static const double month[] = { 0.0341, 0.0341 };
-
-	/* statistics.mean([0.1, 0.2, 0.3]) == 0.2; a naive sum/3 gives 0.20000000000000004. */
-	cr_assert(eq(dbl, pw_mean_exact(tenth, 3), 0.2));
-	cr_assert(eq(dbl, pw_mean_exact(cancel, 4), 0.75));
-	cr_assert(eq(dbl, pw_mean_exact(month, 2), 0.0341));
-	cr_assert(eq(dbl, pw_mean_exact((const double[]){ -1.5, -2.5 }, 2), -2.0));
-}
-
 /* ---- the offline fleet (5.5, 4.5) ----------------------------------------------- */
 
 Test(power, fleet_month_seed0)

@@ -15,7 +15,6 @@
 #include <string.h>
 
 #include "core/models/reliability.h"
-#include "core/models/reliability_mean.h"
 
 #define EVENTS_VECTORS "tests/unit/vectors/reliability-events-default-seed0.tsv"
 
@@ -342,31 +341,3 @@ ParameterizedTest(struct round_case *c, reliability, python_round)
 	cr_assert(!signbit(r) || c->want < 0, "no negative zero");
 }
 
-Test(reliability, exact_mean)
-{
-	static const double tenths[3] = { 0.1, 0.2, 0.3 };
-	static const double huge[2] = { 1e308, 1e308 };
-	static const double mixed[4] = { 1e16, 1.0, -1e16, 1.0 };
-	static const double tiny[2] = { 4.9406564584124654e-324, 0 };
-	static const double neg[3] = { -1.5, -2.5, -3.5 };
-
-	/* statistics.mean([0.1, 0.2, 0.3]) is 0.2; the naive sum gives
-	 * 0.20000000000000004. */
-	cr_assert(rel_exact_mean(tenths, 3) == 0.2);
-	cr_assert((0.1 + 0.2 + 0.3) / 3 != 0.2);
-	cr_assert(rel_exact_mean(huge, 2) == 1e308);    /* no overflow */
-	cr_assert(rel_exact_mean(mixed, 4) == 0.5);     /* no cancellation */
-	cr_assert(rel_exact_mean(tiny, 2) == 0.0);      /* 2^-1075: ties to even */
-	cr_assert(rel_exact_mean(neg, 3) == -2.5);
-	cr_assert(isnan(rel_exact_mean(tenths, 0)));
-}
-
-Test(reliability, exact_mean_refuses_non_finite)
-{
-	struct rel_exact_sum s;
-
-	rel_exact_sum_init(&s);
-	rel_exact_sum_add(&s, 1.0);
-	rel_exact_sum_add(&s, NAN);
-	cr_assert(isnan(rel_exact_sum_mean(&s, 2)));
-}

@@ -1,11 +1,12 @@
 /*
- * reliability_mean.c: exact means (spec/reliability.md 5.9). Every finite
- * double is an integer multiple of 2^-1074; a fixed-point accumulator
- * whose least significant bit is worth 2^-1126 and which is 2,240 bits
- * wide holds any sum of up to 2^100 doubles exactly, so the only rounding
- * is the final one, after the division by the count.
+ * exact_mean.c: exact means (see exact_mean.h for why). Every finite double
+ * is an integer multiple of 2^-1074; a fixed-point accumulator whose least
+ * significant bit is worth 2^-1126 and which is 2,240 bits wide holds the
+ * largest double (2^1024) in 2,150 bits with room for 2^80 addends and a
+ * sign, so the only rounding is the final one, after the division by the
+ * count.
  */
-#include "core/models/reliability_mean.h"
+#include "core/models/exact_mean.h"
 
 #include <math.h>
 #include <string.h>
@@ -15,7 +16,7 @@
 
 typedef unsigned __int128 u128;
 
-void rel_exact_sum_init(struct rel_exact_sum *s)
+void exact_sum_init(struct exact_sum *s)
 {
 	memset(s, 0, sizeof *s);
 }
@@ -46,7 +47,7 @@ static void add_at(uint64_t *limb, size_t k, u128 v, int negative)
 	}
 }
 
-void rel_exact_sum_add(struct rel_exact_sum *s, double x)
+void exact_sum_add(struct exact_sum *s, double x)
 {
 	uint64_t bits, m;
 	int e, shift;
@@ -90,7 +91,7 @@ static int any_below(const uint64_t *q, long i)
 	return i % 64 && (q[i / 64] & ((1ULL << (i % 64)) - 1)) != 0;
 }
 
-double rel_exact_sum_mean(const struct rel_exact_sum *s, uint64_t n)
+double exact_sum_mean(const struct exact_sum *s, uint64_t n)
 {
 	uint64_t a[EXACT_SUM_LIMBS], q[EXACT_SUM_LIMBS], mant = 0;
 	int negative = (s->limb[TOP] >> 63) != 0;
@@ -136,13 +137,13 @@ double rel_exact_sum_mean(const struct rel_exact_sum *s, uint64_t n)
 	return negative ? -r : r;
 }
 
-double rel_exact_mean(const double *x, size_t n)
+double exact_mean(const double *x, size_t n)
 {
-	struct rel_exact_sum s;
+	struct exact_sum s;
 	size_t i;
 
-	rel_exact_sum_init(&s);
+	exact_sum_init(&s);
 	for (i = 0; i < n; i++)
-		rel_exact_sum_add(&s, x[i]);
-	return rel_exact_sum_mean(&s, (uint64_t)n);
+		exact_sum_add(&s, x[i]);
+	return exact_sum_mean(&s, (uint64_t)n);
 }

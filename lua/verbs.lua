@@ -1,0 +1,137 @@
+-- luacheck: read globals math.tointeger
+-- verbs.lua: what the verbs of the `infragate PACK VERB` programs share
+-- (spec/core.md 2.6, 5.9): the nine-key error entry and the exit-2 error
+-- output, input failures raised deep inside a verb and turned into that
+-- output at its edge, Python float()/int() parsing of option text, and
+-- option-list builders. One copy, so the error document and the number
+-- parsing cannot drift apart between packs. Loaded like py.lua:
+-- `local verbs = require "verbs"`, into the calling pack's environment.
+local verbs = {}
+
+-- ---- errors (core.md 2.6) -------------------------------------------------------------------
+
+-- An error entry with all nine keys of core.md 2.6.
+function verbs.entry(e)
+  local o = engine.object()
+  o.id = e.rule
+  o.rule = e.rule
+  o.severity = "error"
+  o.message = e.message
+  o.file = e.file or engine.null
+  o.line = e.line or engine.null
+  o.column = e.column or engine.null
+  o.path = e.path or engine.null
+  o.argument = e.argument or engine.null
+  return o
+end
+
+-- The pack's fail(args, out, verb, errors): end the verb with exit 2, the
+-- error document (JSON) or one stderr line per problem (text), nothing on
+-- stdout. opts.synopsis maps a verb to its one-line synopsis, noted under
+-- a cli.usage error in text mode; opts.file_needs_line makes a file
+-- without a line print as the command, not as the file.
+function verbs.failer(pack, opts)
+  opts = opts or {}
+  local synopsis = opts.synopsis or {}
+  return function(args, out, verb, errors)
+    if args.format == "json" then
+      local list = engine.array()
+      for i, e in ipairs(errors) do list[i] = verbs.entry(e) end
+      out:json(engine.object("pack", pack, "errors", list))
+    else
+      for _, e in ipairs(errors) do
+        local where
+        if e.file and e.line then
+          where = ("%s:%d:%d"):format(e.file, e.line, e.column)
+        elseif e.file and not opts.file_needs_line then
+          where = e.file
+        else
+          where = "infragate " .. pack .. " " .. verb
+        end
+        out:note(("%s: error[%s]: %s"):format(where, e.rule, e.message))
+        if e.rule == "cli.usage" and synopsis[verb] then
+          out:note("usage: infragate " .. pack .. " " .. verb .. " " .. synopsis[verb])
+        end
+      end
+    end
+    return 2
+  end
+end
+
+-- An input problem raised from deep inside a verb; caught by guarded().
+local InputFailure = {}
+
+function verbs.raise(errors)
+  error(setmetatable({ errors = errors }, InputFailure), 0)
+end
+
+function verbs.usage(argument, message)
+  verbs.raise({ { rule = "cli.usage", message = message, argument = argument } })
+end
+
+-- The pack's guarded(verb, body): run a verb body; input failures become
+-- fail's output, any other error goes on up.
+function verbs.guard(fail)
+  return function(verb, body)
+    return function(args, out)
+      local ok, res = pcall(body, args, out)
+      if ok then return res end
+      if getmetatable(res) == InputFailure then return fail(args, out, verb, res.errors) end
+      error(res, 0)
+    end
+  end
+end
+
+-- ---- Python int()/float() over option text ---------------------------------------------------
+
+-- Python int() over ASCII, base 10; nil when not such text or beyond 64 bits.
+function verbs.pyint(text)
+  local s = text:match("^%s*(.-)%s*$")
+  if not s:match("^[+-]?%d[%d_]*$") or s:find("__", 1, true) or s:match("_$") then
+    return nil
+  end
+  return math.tointeger(tonumber((s:gsub("_", ""))))
+end
+
+-- Python float() over ASCII: sign, digits with single '_' between digits,
+-- fraction, exponent; nil when not such text (inf and nan parse, then are
+-- refused by the caller's finiteness check).
+function verbs.pyfloat(text)
+  local s = text:match("^%s*(.-)%s*$")
+  local low = s:lower()
+  if low:match("^[+-]?inf$") or low:match("^[+-]?infinity$") then
+    return low:sub(1, 1) == "-" and -math.huge or math.huge
+  end
+  if low:match("^[+-]?nan$") then return 0 / 0 end
+  if s:find("__", 1, true) or s:find("_%D") or s:find("%D_") or s:match("^_") or
+     s:match("_$") then
+    return nil
+  end
+  s = s:gsub("_", "")
+  if not (s:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or s:match("^[+-]?%.%d+[eE][+-]?%d+$") or
+          s:match("^[+-]?%d+%.?%d*$") or s:match("^[+-]?%.%d+$")) then
+    return nil
+  end
+  return tonumber(s) + 0.0
+end
+
+-- ---- options ----------------------------------------------------------------------------------
+
+-- The pack's format_opt(choices): a --format option over choices, or over
+-- the pack's usual formats when none are given.
+function verbs.format_opt_of(formats)
+  return function(choices)
+    return { "--format", type = "choice", choices = choices or formats, default = "text",
+             help = "output format" }
+  end
+end
+
+-- A new list: the items of list, then the extra arguments.
+function verbs.with(list, ...)
+  local out = {}
+  for _, o in ipairs(list) do out[#out + 1] = o end
+  for _, o in ipairs({ ... }) do out[#out + 1] = o end
+  return out
+end
+
+return verbs

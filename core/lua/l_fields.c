@@ -3,6 +3,10 @@
  */
 #include "core/lua/l_fields.h"
 
+#include <lauxlib.h>
+#include <stdarg.h>
+#include <stdio.h>
+
 int lf_rawfield(lua_State *L, int t, const char *k)
 {
 	lua_pushstring(L, k);
@@ -31,4 +35,15 @@ void lf_setstr(lua_State *L, const char *k, const char *v)
 {
 	lua_pushstring(L, v);
 	lua_setfield(L, -2, k);
+}
+
+int lf_error(lua_State *L, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return luaL_error(L, "%s", msg);
 }

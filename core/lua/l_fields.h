@@ -19,4 +19,10 @@ void lf_setint(lua_State *L, const char *k, lua_Integer v);
 void lf_setbool(lua_State *L, const char *k, int v);
 void lf_setstr(lua_State *L, const char *k, const char *v);
 
+/* luaL_error with printf's conversions (%g, %zu, %lld, %u, %.3f): Lua's own
+ * formatter knows only %s %d %f %I %p %c %U and raises "invalid
+ * conversion" on any other, which would replace the message it was asked
+ * to give. Does not return. */
+int lf_error(lua_State *L, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

@@ -359,8 +359,8 @@ int l_model_cooling_simulate(lua_State *L)
 	years = lua_newuserdatauv(L, (size_t)(end - start + 1) * sizeof *years, 0);
 	if (cooling_simulate(&m, rng, (int)start, (int)end, (size_t)n, MAX_FLEET_SITES,
 			     years) < 0)
-		return luaL_error(L, "cooling.simulate: the fleet outgrew %u sites",
-				  MAX_FLEET_SITES);
+		return lf_error(L, "cooling.simulate: the fleet outgrew %u sites",
+				MAX_FLEET_SITES);
 	lua_createtable(L, (int)(end - start + 1), 0);
 	for (i = 0; i <= end - start; i++) {
 		const struct cooling_year *y = &years[i];

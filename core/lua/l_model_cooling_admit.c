@@ -106,8 +106,8 @@ static size_t list_len(lua_State *L, int t, const char *k, int required)
 	n = (size_t)lua_rawlen(L, -1);
 	lua_pop(L, 1);
 	if (n > MAX_ITEMS)
-		luaL_error(L, "bad argument to 'cooling.admit': '%s' has over %u items", k,
-			   MAX_ITEMS);
+		lf_error(L, "bad argument to 'cooling.admit': '%s' has over %u items", k,
+			 MAX_ITEMS);
 	return n;
 }
 

@@ -34,8 +34,8 @@ static double num(lua_State *L, const char *fn, int t, const char *k, double lo,
 	if (!isfinite(v))
 		luaL_error(L, "bad argument to 'power.%s': %s must be finite", fn, k);
 	if ((lo_open ? !(v > lo) : !(v >= lo)) || !(v <= hi))
-		luaL_error(L, "bad argument to 'power.%s': %s must be within %s%g..%g, got %g", fn,
-			   k, lo_open ? "(exclusive) " : "", lo, hi, v);
+		lf_error(L, "bad argument to 'power.%s': %s must be within %s%g..%g, got %g", fn,
+			 k, lo_open ? "(exclusive) " : "", lo, hi, v);
 	return v;
 }
 
@@ -49,8 +49,8 @@ static long long integer(lua_State *L, const char *fn, int t, const char *k,
 	v = (long long)lua_tointeger(L, -1);
 	lua_pop(L, 1);
 	if (v < lo || v > hi)
-		luaL_error(L, "bad argument to 'power.%s': %s must be within %lld..%lld, got %lld",
-			   fn, k, lo, hi, v);
+		lf_error(L, "bad argument to 'power.%s': %s must be within %lld..%lld, got %lld",
+			 fn, k, lo, hi, v);
 	return v;
 }
 
@@ -110,19 +110,19 @@ static double *read_prices(lua_State *L, const char *fn, int t, double lo, doubl
 	luaL_checktype(L, t, LUA_TTABLE);
 	len = (size_t)lua_rawlen(L, t);
 	if (len < 1 || len > max)
-		luaL_error(L, "bad argument to 'power.%s': 1 to %zu prices, got %zu", fn, max, len);
+		lf_error(L, "bad argument to 'power.%s': 1 to %zu prices, got %zu", fn, max, len);
 	p = lua_newuserdatauv(L, len * sizeof *p, 0);
 	for (i = 0; i < len; i++) {
 		double v;
 
 		if (lua_rawgeti(L, t, (lua_Integer)i + 1) != LUA_TNUMBER)
-			luaL_error(L, "bad argument to 'power.%s': value %zu must be a number", fn,
-				   i + 1);
+			lf_error(L, "bad argument to 'power.%s': value %zu must be a number", fn,
+				 i + 1);
 		v = lua_tonumber(L, -1);
 		lua_pop(L, 1);
 		if (!isfinite(v) || v < lo || v > hi)
-			luaL_error(L, "bad argument to 'power.%s': value %zu must be finite, "
-				   "%g..%g, got %g", fn, i + 1, lo, hi, v);
+			lf_error(L, "bad argument to 'power.%s': value %zu must be finite, "
+				 "%g..%g, got %g", fn, i + 1, lo, hi, v);
 		p[i] = v;
 	}
 	*n = len;

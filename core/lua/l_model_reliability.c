@@ -34,8 +34,8 @@ static double num(lua_State *L, const char *fn, int t, const char *k, double lo,
 	v = lua_tonumber(L, -1);
 	lua_pop(L, 1);
 	if (!isfinite(v) || (lo_open ? !(v > lo) : !(v >= lo)) || !(v <= hi))
-		luaL_error(L, "bad argument to 'reliability.%s': config.%s = %g is outside "
-			   "its domain", fn, k, v);
+		lf_error(L, "bad argument to 'reliability.%s': config.%s = %g is outside "
+			 "its domain", fn, k, v);
 	return v;
 }
 
@@ -50,8 +50,8 @@ static int64_t integer(lua_State *L, const char *fn, int t, const char *k, int64
 	v = lua_tointeger(L, -1);
 	lua_pop(L, 1);
 	if (v < lo || v > hi)
-		luaL_error(L, "bad argument to 'reliability.%s': config.%s = %lld is outside "
-			   "%lld..%lld", fn, k, (long long)v, (long long)lo, (long long)hi);
+		lf_error(L, "bad argument to 'reliability.%s': config.%s = %lld is outside "
+			 "%lld..%lld", fn, k, (long long)v, (long long)lo, (long long)hi);
 	return (int64_t)v;
 }
 
@@ -85,8 +85,8 @@ static void read_config(lua_State *L, const char *fn, int arg, struct rel_config
 	c->legal_shape_nodes = integer(L, fn, t, "legal_shape_nodes", 1, INT64_MAX);
 	lua_pop(L, 1);
 	if (!((rel_single_rate(c) + c->burst_rate_per_h) * c->horizon_h <= MAX_EXPECTED_EVENTS))
-		luaL_error(L, "bad argument to 'reliability.%s': more than %.0f expected latent "
-			   "events", fn, MAX_EXPECTED_EVENTS);
+		lf_error(L, "bad argument to 'reliability.%s': more than %.0f expected latent "
+			 "events", fn, MAX_EXPECTED_EVENTS);
 }
 
 static int policy_index(const char *s)

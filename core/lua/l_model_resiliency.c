@@ -58,11 +58,11 @@ static double num(lua_State *L, const char *fn, int t, const char *k,
 	if (!isfinite(v))
 		bad(L, fn, what, "must be finite");
 	if ((lb == B_GE && !(v >= lo)) || (lb == B_GT && !(v > lo)))
-		luaL_error(L, "bad argument to 'resiliency.%s': %s must be %s %g, got %g", fn,
-			   what, lb == B_GE ? ">=" : ">", lo, v);
+		lf_error(L, "bad argument to 'resiliency.%s': %s must be %s %g, got %g", fn,
+			 what, lb == B_GE ? ">=" : ">", lo, v);
 	if (hi_open ? !(v < hi) : !(v <= hi))
-		luaL_error(L, "bad argument to 'resiliency.%s': %s must be %s %g, got %g", fn,
-			   what, hi_open ? "<" : "<=", hi, v);
+		lf_error(L, "bad argument to 'resiliency.%s': %s must be %s %g, got %g", fn,
+			 what, hi_open ? "<" : "<=", hi, v);
 	return v;
 }
 
@@ -116,8 +116,8 @@ static long years_field(lua_State *L, const char *fn, int t)
 	y = lua_tointeger(L, -1);
 	lua_pop(L, 1);
 	if (y < 1 || y > RS_MAX_YEARS)
-		luaL_error(L, "bad argument to 'resiliency.%s': years must be within 1..%d, got %lld",
-			   fn, (int)RS_MAX_YEARS, (long long)y);
+		lf_error(L, "bad argument to 'resiliency.%s': years must be within 1..%d, got %lld",
+			 fn, (int)RS_MAX_YEARS, (long long)y);
 	return (long)y;
 }
 
@@ -171,9 +171,9 @@ static void read_mode(lua_State *L, const char *fn, int t, const char *where,
 	m->storm_mttr_mult = num(L, fn, t, "storm_mttr_mult", where, B_GE, 1, HUGE_VAL, 0);
 	m->physical_cut = flag(L, fn, t, "physical_cut", where);
 	if (m->rate_per_year * (m->storm_rate_mult - 1.0) > RS_MAX_RATE)
-		luaL_error(L, "bad argument to 'resiliency.%s': %s: the storm arrival rate "
-			   "rate_per_year * (storm_rate_mult - 1) is above %g",
-			   fn, where, RS_MAX_RATE);
+		lf_error(L, "bad argument to 'resiliency.%s': %s: the storm arrival rate "
+			 "rate_per_year * (storm_rate_mult - 1) is above %g",
+			 fn, where, RS_MAX_RATE);
 }
 
 static unsigned read_carries(lua_State *L, const char *fn, int t, const char *where)

@@ -723,7 +723,7 @@ static const struct field option_fields[] = {
 	{ "repeat", F_STRING, 0, opt_repeat }, { "group", F_STRING, 0, opt_group },
 	{ "abbrev", F_BOOL, 0, NULL },      { "metavar", F_STRING, 0, NULL },
 	{ "help", F_STRING, 0, NULL },      { "hidden", F_BOOL, 0, NULL },
-	{ NULL, F_ANY, 0, NULL }
+	{ "expands_to", F_STRING, 0, NULL }, { NULL, F_ANY, 0, NULL }
 };
 
 static const struct field operands_fields[] = {
@@ -876,6 +876,44 @@ static void convert_option(lua_State *L, struct ap_option *o, int before)
 	lua_pop(L, 1);
 	o->hidden = field_bool(L, t, "hidden", 0);
 	o->before_verb = before;
+	/* "--set seed=": the target's name, then the prefix; the target is
+	 * found once the verb's options are all read (link_shorthands). */
+	if (lua_getfield(L, t, "expands_to") == LUA_TSTRING) {
+		const char *e = lua_tostring(L, -1), *sp = strchr(e, ' ');
+
+		if (!sp || sp == e || !sp[1])
+			luaL_error(L, "prog:verb: option %s: expands_to is \"--target prefix\"",
+				   o->name);
+		o->expand_prefix = xstrdup(L, e);
+	}
+	lua_pop(L, 1);
+}
+
+/* Resolve each shorthand's target (expands_to "--set seed=") among the
+ * verb's options: it must be a repeatable string option and no shorthand. */
+static void link_shorthands(lua_State *L, struct ap_option *opts, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		char *spec = (char *)(uintptr_t)opts[i].expand_prefix;
+		char *sp;
+
+		if (!spec)
+			continue;
+		sp = strchr(spec, ' ');
+		*sp = '\0';
+		for (j = 0; j < n; j++)
+			if (strcmp(opts[j].name, spec) == 0)
+				break;
+		if (j == n || opts[j].type != AP_STRING || !opts[j].repeat_append ||
+		    opts[j].expand_prefix)
+			luaL_error(L, "prog:verb: option %s expands to %s, which is not a "
+				   "repeatable string option of the verb", opts[i].name, spec);
+		opts[i].expand_to = j;
+		/* The prefix moves to the front of the same allocation. */
+		memmove(spec, sp + 1, strlen(sp + 1) + 1);
+	}
 }
 
 /* Whether long option 'name' is listed in the program's before_verb. */
@@ -999,6 +1037,7 @@ static int l_prog_verb(lua_State *L)
 			opts[i - 1].before_verb = is_before_verb(L, 3, opts[i - 1].name);
 			lua_pop(L, 1);
 		}
+		link_shorthands(L, opts, v->noptions);
 	}
 	lua_pop(L, 1);
 	p->vx[p->nverbs - 1].lint = field_bool(L, spec, "lint", 0);

@@ -47,6 +47,7 @@ static void free_verb(struct ap_verb *v)
 		free_strv(o->choices);
 		sb_free_const(o->metavar);
 		sb_free_const(o->help);
+		sb_free_const(o->expand_prefix);
 	}
 	sb_free_const(v->options);
 }

@@ -11,6 +11,7 @@
  */
 #include "core/util/argparse.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -406,6 +407,33 @@ static const char *suggest(const struct ap_ctx *c, const char *a)
 	return best;
 }
 
+static int set_value(struct ap_ctx *c, size_t idx, const char *text, int given);
+
+/* A shorthand's value, also given to its target as prefix + text; the
+ * text lives in the result's storage (sized for it, storage_size). An int
+ * goes on in canonical decimal: `--seed 010` is ten as Python's int()
+ * reads it, where the text "010" would read as YAML 1.1 octal. */
+static int expand_value(struct ap_ctx *c, const struct ap_option *o, const char *text,
+			const struct ap_value *v)
+{
+	struct ap_result *res = c->res;
+	char num[32];
+	size_t need;
+	char *dst;
+
+	if (o->type == AP_INT) {
+		snprintf(num, sizeof num, "%lld", (long long)v->i);
+		text = num;
+	}
+	need = strlen(o->expand_prefix) + strlen(text) + 1;
+	if (!res->storage || res->storage_alloc - res->storage_len < need)
+		return no_memory(c);
+	dst = res->storage + res->storage_len;
+	snprintf(dst, need, "%s%s", o->expand_prefix, text);
+	res->storage_len += need;
+	return set_value(c, o->expand_to, dst, 1);
+}
+
 /* Store the value of option 'idx': appended, or replacing the last. */
 static int set_value(struct ap_ctx *c, size_t idx, const char *text, int given)
 {
@@ -428,6 +456,8 @@ static int set_value(struct ap_ctx *c, size_t idx, const char *text, int given)
 	}
 	s->given |= given;
 	s->has_value = 1;
+	if (o->expand_prefix && given)
+		return expand_value(c, o, text, &v);
 	return 0;
 }
 
@@ -701,19 +731,26 @@ static int select_verb(struct ap_ctx *c, int argc, char **argv, int *vpos)
 	return k;
 }
 
-/* Room for every canonical text: each argument and default, once. */
+/* Room for every canonical text: each argument and default, once; and for
+ * each argument once more behind the longest shorthand prefix. */
 static size_t storage_size(const struct ap_verb *v, int argc, char **argv)
 {
-	size_t n = 0, i;
+	size_t n = 0, prefix = 0, i;
+	int bigint = 0;
 
-	for (i = 0; i < v->noptions; i++)
+	for (i = 0; i < v->noptions; i++) {
 		if (v->options[i].type == AP_BIGINT)
-			break;
-	if (i == v->noptions)
+			bigint = 1;
+		if (v->options[i].expand_prefix &&
+		    strlen(v->options[i].expand_prefix) + 1 > prefix)
+			prefix = strlen(v->options[i].expand_prefix) + 1;
+	}
+	if (!bigint && !prefix)
 		return 0;
 	for (i = 0; i < (size_t)argc; i++)
-		n += strlen(argv[i]) + 1;
-	for (i = 0; i < v->noptions; i++)
+		n += (strlen(argv[i]) + 1) * (bigint ? 1 : 0) +
+		     (prefix ? strlen(argv[i]) + prefix : 0);
+	for (i = 0; bigint && i < v->noptions; i++)
 		if (v->options[i].dflt)
 			n += strlen(v->options[i].dflt) + 1;
 	return n;

@@ -51,6 +51,14 @@ struct ap_option {
 	const char *help;
 	int hidden;              /* accepted, not listed in help */
 	int before_verb;         /* also accepted before the verb */
+	/* A shorthand (expand_prefix not NULL): each value given on the
+	 * command line is also appended, as expand_prefix followed by the
+	 * value's text, to the option at index expand_to of the same verb (a
+	 * repeatable string option that is no shorthand itself), so that
+	 * `--seed 3` takes its argv place among the `--set` values as
+	 * "seed=3". */
+	const char *expand_prefix;
+	size_t expand_to;
 };
 
 struct ap_operands {

@@ -142,7 +142,7 @@ end
 
 -- Resolve the input document of a verb. Returns the resolved plain table
 -- and a map of where each key came from ({file, line, column} or "set").
-local function resolve_input(args, kind, fields, extra_sets)
+local function resolve_input(args, kind, fields)
   local values, origin, errors = {}, {}, {}
   if args.config then
     local doc, findings = engine.load(args.config, { kind = kind, collect = true })
@@ -165,7 +165,6 @@ local function resolve_input(args, kind, fields, extra_sets)
   end
   local sets = {}
   for _, s in ipairs(args.set or {}) do sets[#sets + 1] = s end
-  for _, s in ipairs(extra_sets or {}) do sets[#sets + 1] = s end
   for _, s in ipairs(sets) do
     local key, text = s.text:match("^([^=]*)=(.*)$")
     if not key or key == "" then
@@ -229,11 +228,6 @@ local function check_fleet(cfg, origin, causal)
   if #errors > 0 then raise(errors) end
 end
 
-local function seed_sets(args)
-  if args.seed == nil then return {} end
-  return { { option = "--seed", text = "seed=" .. args.seed, value = args.seed } }
-end
-
 local function set_list(args)
   local list = {}
   for i, s in ipairs(args.set or {}) do list[i] = { option = "--set", text = s } end
@@ -251,7 +245,7 @@ end
 local function fleet_input(args, causal)
   local saved = args.set
   args.set = set_list(args)
-  local cfg, origin = resolve_input(args, "fleet-config", FLEET_FIELDS, seed_sets(args))
+  local cfg, origin = resolve_input(args, "fleet-config", FLEET_FIELDS)
   args.set = saved
   check_fleet(cfg, origin, causal)
   return cfg, origin
@@ -299,8 +293,10 @@ local CONFIG_OPT = { "--config", type = "path", metavar = "FILE",
                      help = "the verb's input document" }
 local SET_OPT = { "--set", type = "string", ["repeat"] = "append", metavar = "KEY=VALUE",
                   help = "override one field of the input document" }
+-- `--seed N` arrives in args.set as "seed=N" at its argv place (3.2: each
+-- --set/--seed in argv order).
 local SEED_OPT = { "--seed", type = "int", min = 0, metavar = "N",
-                   help = "shorthand for --set seed=N" }
+                   help = "shorthand for --set seed=N", expands_to = "--set seed=" }
 
 local with = verbs.with
 

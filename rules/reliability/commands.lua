@@ -175,11 +175,10 @@ local function resolve_config(args)
       end
     end
   end
+  -- `--seed N` arrives in args.set as "seed=N" at its argv place (3.1:
+  -- each --set/--seed in argv order; the option's expands_to).
   local sets = {}
   for _, s in ipairs(args.set or {}) do sets[#sets + 1] = { option = "--set", text = s } end
-  if args.seed ~= nil then
-    sets[#sets + 1] = { option = "--seed", text = "seed=" .. args.seed, value = args.seed }
-  end
   for _, s in ipairs(sets) do
     local key, text = s.text:match("^([^=]*)=(.*)$")
     if not key or key == "" then
@@ -296,8 +295,9 @@ local STRICT_OPT = { "--strict", type = "flag",
 local CONFIG_OPTS = {
   { "--config", type = "path", metavar = "FILE", help = "a reliability-config document" },
   { "--set", type = "string", ["repeat"] = "append", metavar = "KEY=VALUE",
-    help = "override one config field (repeatable)" },
-  { "--seed", type = "int", min = 0, metavar = "N", help = "shorthand for --set seed=N" },
+    help = "override one config field" },
+  { "--seed", type = "int", min = 0, metavar = "N", help = "shorthand for --set seed=N",
+    expands_to = "--set seed=" },
   STRICT_OPT, format_opt(),
 }
 

@@ -254,9 +254,24 @@ static const struct ap_program types = {
 	"t", NULL, NULL, { AP_NO_ABBREV, 0, 0, 0, "t" }, t_verb, 1
 };
 
+/* Shorthands: --seed N and --name S join --set in argv order. */
+static const struct ap_option sh_opts[] = {
+	{ .name = "--set", .type = AP_STRING, .repeat_append = 1 },
+	{ .name = "--seed", .type = AP_INT, .has_min = 1, .min = 0,
+	  .expand_prefix = "seed=", .expand_to = 0 },
+	{ .name = "--name", .type = AP_STRING, .expand_prefix = "name=",
+	  .expand_to = 0 },
+};
+static const struct ap_verb sh_verb[] = {
+	{ "s", "shorthands", NULL, sh_opts, 3, { NULL, 0, 0 }, NULL, 0 },
+};
+static const struct ap_program shorthand = {
+	"s", NULL, NULL, { AP_NO_ABBREV, 0, 0, 0, "s" }, sh_verb, 1
+};
+
 static const struct ap_program *const progs[] = { &cool, &res, &chaos, &promo,
-						  &lint, &types };
-enum { COOL, RES, CHAOS, PROMO, LINT, TYPES };
+						  &lint, &types, &shorthand };
+enum { COOL, RES, CHAOS, PROMO, LINT, TYPES, SHORTHAND };
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -1487,4 +1502,37 @@ Test(argparse, synopsis)
 	cr_assert(starts(sbuf_cstr(&sb), "usage: infragate lint [-h]"));
 	cr_assert(!sb.failed);
 	sbuf_release(&sb);
+}
+
+Test(argparse, shorthand_takes_its_argv_place)
+{
+	static const char *const args[] = { "--set", "a=1", "--seed", "0_10", "--set",
+					    "seed=5", "--name=x y", "--seed", "+3", NULL };
+	static const char *const want[] = { "a=1", "seed=10", "seed=5", "name=x y",
+					    "seed=3" };
+	struct ap_result r;
+	struct diag err;
+	const struct ap_slot *s;
+	size_t i;
+
+	cr_assert_eq(parse(SHORTHAND, args, &r, &err), 0, "%s", err.msg);
+	s = slot_of(&r, "--set");
+	cr_assert_eq(s->nvalues, 5);
+	for (i = 0; i < 5; i++)
+		cr_assert_str_eq(s->values[i].text, want[i], "value %zu", i);
+	/* The shorthand keeps its own value too (the last one given). */
+	s = slot_of(&r, "--seed");
+	cr_assert(s->given && s->values[0].i == 3);
+	ap_result_release(&r);
+}
+
+Test(argparse, shorthand_value_checked_first)
+{
+	static const char *const args[] = { "--seed", "-1", NULL };
+	struct ap_result r;
+	struct diag err;
+
+	cr_assert_eq(parse(SHORTHAND, args, &r, &err), -1);
+	cr_assert_str_eq(err.path, "--seed");
+	ap_result_release(&r);
 }

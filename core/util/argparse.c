@@ -11,11 +11,13 @@
  */
 #include "core/util/argparse.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util/argparse_int.h"
+#include "core/util/num.h"
 
 #define AP_HELP_LONG "--help"
 #define AP_HELP_SHORT "-h"
@@ -409,20 +411,49 @@ static const char *suggest(const struct ap_ctx *c, const char *a)
 
 static int set_value(struct ap_ctx *c, size_t idx, const char *text, int given);
 
+/* A float as text that a YAML 1.1 reader types as that float: Python's
+ * repr with a fraction before any exponent ("1e-05" is a string to YAML
+ * 1.1, "1.0e-05" a float) and the YAML words for the non-finite. */
+static void yaml_float_text(double x, char out[NUM_REPR_MAX + 4])
+{
+	char r[NUM_REPR_MAX];
+	const char *e;
+
+	if (isnan(x)) {
+		strcpy(out, ".nan");
+		return;
+	}
+	if (isinf(x)) {
+		strcpy(out, x < 0 ? "-.inf" : ".inf");
+		return;
+	}
+	num_repr(x, r);
+	e = strchr(r, 'e');
+	if (e && !strchr(r, '.'))
+		snprintf(out, NUM_REPR_MAX + 4, "%.*s.0%s", (int)(e - r), r, e);
+	else
+		strcpy(out, r);
+}
+
 /* A shorthand's value, also given to its target as prefix + text; the
- * text lives in the result's storage (sized for it, storage_size). An int
- * goes on in canonical decimal: `--seed 010` is ten as Python's int()
- * reads it, where the text "010" would read as YAML 1.1 octal. */
+ * text lives in the result's storage (sized for it, storage_size). A
+ * number goes on as its value, not its text, so that the target's YAML
+ * 1.1 typing reads what Python's int() or float() read: `--seed 010` is
+ * ten (the text would be octal eight), `--hours 1e3` is 1000.0 (the text
+ * would be a string). */
 static int expand_value(struct ap_ctx *c, const struct ap_option *o, const char *text,
 			const struct ap_value *v)
 {
 	struct ap_result *res = c->res;
-	char num[32];
+	char num[NUM_REPR_MAX + 4];
 	size_t need;
 	char *dst;
 
 	if (o->type == AP_INT) {
 		snprintf(num, sizeof num, "%lld", (long long)v->i);
+		text = num;
+	} else if (o->type == AP_FLOAT) {
+		yaml_float_text(v->f, num);
 		text = num;
 	}
 	need = strlen(o->expand_prefix) + strlen(text) + 1;
@@ -747,9 +778,11 @@ static size_t storage_size(const struct ap_verb *v, int argc, char **argv)
 	}
 	if (!bigint && !prefix)
 		return 0;
+	/* A number's canonical text may be longer than its argument
+	 * ("1e3" -> "1000.0"): NUM_REPR_MAX + 4 covers any. */
 	for (i = 0; i < (size_t)argc; i++)
 		n += (strlen(argv[i]) + 1) * (bigint ? 1 : 0) +
-		     (prefix ? strlen(argv[i]) + prefix : 0);
+		     (prefix ? strlen(argv[i]) + prefix + NUM_REPR_MAX + 4 : 0);
 	for (i = 0; bigint && i < v->noptions; i++)
 		if (v->options[i].dflt)
 			n += strlen(v->options[i].dflt) + 1;

@@ -261,9 +261,11 @@ static const struct ap_option sh_opts[] = {
 	  .expand_prefix = "seed=", .expand_to = 0 },
 	{ .name = "--name", .type = AP_STRING, .expand_prefix = "name=",
 	  .expand_to = 0 },
+	{ .name = "--hours", .type = AP_FLOAT, .finite = 1, .expand_prefix = "hours=",
+	  .expand_to = 0 },
 };
 static const struct ap_verb sh_verb[] = {
-	{ "s", "shorthands", NULL, sh_opts, 3, { NULL, 0, 0 }, NULL, 0 },
+	{ "s", "shorthands", NULL, sh_opts, 4, { NULL, 0, 0 }, NULL, 0 },
 };
 static const struct ap_program shorthand = {
 	"s", NULL, NULL, { AP_NO_ABBREV, 0, 0, 0, "s" }, sh_verb, 1
@@ -1534,5 +1536,25 @@ Test(argparse, shorthand_value_checked_first)
 
 	cr_assert_eq(parse(SHORTHAND, args, &r, &err), -1);
 	cr_assert_str_eq(err.path, "--seed");
+	ap_result_release(&r);
+}
+
+/* A float reaches the target as text YAML 1.1 types as that float. */
+Test(argparse, shorthand_float_as_yaml_float)
+{
+	static const char *const args[] = { "--hours", "1e3", "--hours", "1e-5",
+					    "--hours", " 2.50 ", "--hours", "1_5", NULL };
+	static const char *const want[] = { "hours=1000.0", "hours=1.0e-05", "hours=2.5",
+					    "hours=15.0" };
+	struct ap_result r;
+	struct diag err;
+	const struct ap_slot *s;
+	size_t i;
+
+	cr_assert_eq(parse(SHORTHAND, args, &r, &err), 0, "%s", err.msg);
+	s = slot_of(&r, "--set");
+	cr_assert_eq(s->nvalues, 4);
+	for (i = 0; i < 4; i++)
+		cr_assert_str_eq(s->values[i].text, want[i], "value %zu", i);
 	ap_result_release(&r);
 }

@@ -126,6 +126,15 @@ function verbs.format_opt_of(formats)
   end
 end
 
+-- engine.lint's strict from a lint verb's --strict / --no-strict: true or
+-- false when one was given, nil otherwise, so that the configuration's
+-- strict (else the default, on) decides.
+function verbs.strict_choice(args)
+  if args.no_strict then return false end
+  if args.strict then return true end
+  return nil
+end
+
 -- A new list: the items of list, then the extra arguments.
 function verbs.with(list, ...)
   local out = {}

@@ -806,7 +806,12 @@ static int l_lint(lua_State *L)
 	req.pack = opt_string(L, 1, "pack");
 	if (!req.pack)
 		req.pack = sb->cur_pack->info.name;
-	req.strict = opt_bool(L, 1, "strict", 1);
+	/* strict absent: the configuration's strict for each file, else on,
+	 * as for `infragate lint` (a lint verb's run is configured, 5.9). */
+	req.strict = -1;
+	if (lua_getfield(L, 1, "strict") != LUA_TNIL)
+		req.strict = lua_toboolean(L, -1);
+	lua_pop(L, 1);
 	req.format = opt_string(L, 1, "format");
 	if (!req.format)
 		req.format = "text";

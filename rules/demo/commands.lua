@@ -41,7 +41,9 @@ prog:verb {
   },
   operands = { name = "PATH", min = 1 },
   run = function(args)
-    return engine.lint { operands = args.operands, strict = not args.no_strict,
-                         format = args.format }
+    -- Neither flag: strict stays nil and the configuration decides.
+    local strict
+    if args.no_strict then strict = false elseif args.strict then strict = true end
+    return engine.lint { operands = args.operands, strict = strict, format = args.format }
   end,
 }

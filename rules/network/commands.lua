@@ -962,6 +962,6 @@ prog:verb {
   },
   run      = function(args)
     return engine.lint { operands = args.operands, pack = "network",
-                         strict = not args.no_strict, format = args.format }
+                         strict = verbs.strict_choice(args), format = args.format }
   end,
 }

@@ -1035,7 +1035,7 @@ prog:verb {
   },
   operands = { name = "PATH", min = 1 },
   run = function(args)
-    return engine.lint { operands = args.operands, strict = not args.no_strict,
+    return engine.lint { operands = args.operands, strict = verbs.strict_choice(args),
                          format = args.format }
   end,
 }

@@ -801,6 +801,6 @@ prog:verb {
   operands = { name = "PATH", min = 1 },
   run = function(args)
     return engine.lint { operands = args.operands, pack = "reliability",
-                         strict = not args.no_strict, format = args.format }
+                         strict = verbs.strict_choice(args), format = args.format }
   end,
 }

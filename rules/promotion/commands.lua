@@ -12,7 +12,8 @@ local HELP = [[
 Checks autonomy-promotion records against the L0-L4 ladder and refuses a
 promotion its evidence has not earned.
 
-  promotion-gate [--trust POLICY.json --evidence-root DIR] [--strict] [--format FMT] [RECORD.yaml | DIR | - ...]
+  promotion-gate [--trust POLICY.json --evidence-root DIR] [--strict] [--format FMT]
+    [RECORD.yaml | DIR | - ...]
   promotion-gate --declaration-only [--strict] [--format FMT] [RECORD.yaml | DIR | - ...]
   promotion-gate --print-digest [--format text|json] [RECORD.yaml | DIR | - ...]
 
@@ -218,7 +219,9 @@ local function limit(limits, key, positive)
 end
 
 local function trial_deadline(pred, row, limits)
-  if jget(row, "triggered") ~= true then void("trial-failed", pred .. ": the trial never triggered") end
+  if jget(row, "triggered") ~= true then
+    void("trial-failed", pred .. ": the trial never triggered")
+  end
   local c = num(row, "completed_ms", "observation", pred)
   local d = pos(row, "deadline_ms", "observation", pred)
   if c > d then
@@ -241,7 +244,9 @@ local TRIALS = {
   reversible = function(pred, row)
     local b = jget(row, "before_state_sha256")
     if b == nil then b = "" end
-    if type(b) ~= "string" then void("observation", pred .. ": before_state_sha256 is not a string") end
+    if type(b) ~= "string" then
+      void("observation", pred .. ": before_state_sha256 is not a string")
+    end
     if not b:match("^" .. ("[0-9a-f]"):rep(64) .. "$") or jget(row, "restored_state_sha256") ~= b
        or jget(row, "action_applied") ~= true then
       void("trial-failed", pred .. ": the state was not restored to its recorded digest")
@@ -300,7 +305,9 @@ local TRIALS = {
 }
 
 local function evaluate_result(result, rec, payload, limits, verified)
-  if jt(result) ~= "object" then void("result-malformed", "the result artifact is not a JSON object") end
+  if jt(result) ~= "object" then
+    void("result-malformed", "the result artifact is not a JSON object")
+  end
   local m = result.map
   if m.schema ~= "infra-experiment-result/v1" or m.implementation_sha256 ~= rec.impl
      or not jequal(m.experiment, payload.experiment)
@@ -318,7 +325,9 @@ local function evaluate_result(result, rec, payload, limits, verified)
       void("observation", pred .. ": observations must be a non-empty array of trials")
     end
     for i = 1, trials.n do
-      if jt(trials[i]) ~= "object" then void("observation", pred .. ": a trial is not an object") end
+      if jt(trials[i]) ~= "object" then
+        void("observation", pred .. ": a trial is not an object")
+      end
       test(pred, trials[i], limits)
     end
     verified[pred] = true
@@ -348,7 +357,9 @@ local function verify_receipt(item, rec, ctx, entry)
   if not key or #key < 32 then
     void("weak-key", ("the key of issuer '%s' is not hex of at least 32 bytes"):format(p.issuer))
   end
-  if canon == nil then void("malformed", "the payload holds a value canonical JSON cannot encode") end
+  if canon == nil then
+    void("malformed", "the payload holds a value canonical JSON cannot encode")
+  end
   local mac = v.map.hmac_sha256
   if type(mac) ~= "string" or mac:find("[\128-\255]") then
     void("malformed", "the receipt needs hmac_sha256 as an ASCII string")
@@ -358,15 +369,20 @@ local function verify_receipt(item, rec, ctx, entry)
   end
   if p.schema == nil then void("malformed", "the payload has no schema") end
   if p.schema ~= "infra-evidence-receipt/v1" then
-    void("schema", ("payload schema %s is not infra-evidence-receipt/v1"):format(tostring(p.schema)))
+    void("schema",
+         ("payload schema %s is not infra-evidence-receipt/v1"):format(tostring(p.schema)))
   end
   if p.record_sha256 == nil then void("malformed", "the payload has no record_sha256") end
-  if not rec.digest then void("record-unencodable", "the record cannot be written as canonical JSON") end
+  if not rec.digest then
+    void("record-unencodable", "the record cannot be written as canonical JSON")
+  end
   if p.record_sha256 ~= rec.digest then
     void("record-binding", ("the receipt is bound to record %s, not to this record %s")
          :format(tostring(p.record_sha256), rec.digest))
   end
-  if p.implementation_sha256 == nil then void("malformed", "the payload has no implementation_sha256") end
+  if p.implementation_sha256 == nil then
+    void("malformed", "the payload has no implementation_sha256")
+  end
   if p.implementation_sha256 ~= rec.impl then
     void("implementation", "the receipt tested another implementation than implementation_sha256")
   end
@@ -390,12 +406,15 @@ local function verify_receipt(item, rec, ctx, entry)
       if jequal(doc_scalar(c), p.experiment) then cited = true end
     end
   elseif PROMO.ty(cb) == "str" then
-    if type(p.experiment) ~= "string" then void("malformed", "the payload's experiment is not a string") end
+    if type(p.experiment) ~= "string" then
+      void("malformed", "the payload's experiment is not a string")
+    end
     cited = cb:find(p.experiment, 1, true) ~= nil
     if cited and cb ~= p.experiment then entry.substring = p.experiment end
   end
   if not cited then
-    void("experiment", ("experiment %s is not cited in certified_by"):format(tostring(p.experiment)))
+    void("experiment",
+         ("experiment %s is not cited in certified_by"):format(tostring(p.experiment)))
   end
   local arts = p.artifacts
   if arts == nil then void("malformed", "the payload has no artifacts") end
@@ -761,7 +780,8 @@ prog:verb {
     common_checks(args)
     if args.trust or args.evidence_root or args.declaration_only or args.strict then
       engine.usage("--print-digest",
-                   "--print-digest takes no --trust, --evidence-root, --declaration-only or --strict")
+                   "--print-digest takes no --trust, --evidence-root, " ..
+                   "--declaration-only or --strict")
     end
     if args.format ~= "text" and args.format ~= "json" then
       engine.usage("--format", "--print-digest prints text or json only")

@@ -564,7 +564,8 @@ local function strict_value_rules(doc, lvl, o, F, state)
       { "promotion.l3-budget", has.budget, "a budget or gpu-seconds" },
     }
     if lvl >= 4 then
-      bars[3] = { "promotion.l4-dark-drill", has.dark, "a control-plane-dark or planner-dark drill" }
+      bars[3] = { "promotion.l4-dark-drill", has.dark,
+                  "a control-plane-dark or planner-dark drill" }
       bars[4] = { "promotion.l4-rollback", has.rollback, "a rollback" }
     end
     for _, bar in ipairs(bars) do
@@ -737,7 +738,8 @@ R("promotion.l4-rollback", "error", "L4 needs a rollback drill",
   "run the rollback drill and list its evidence")
 R("promotion.l4-pool", "error", "at L4 the region must name one declared pool",
   "narrow region to the pool the controller may act in")
-R("promotion.span-forbidden", "error", "span action retune-live-collective is refused at every level",
+R("promotion.span-forbidden", "error",
+  "span action retune-live-collective is refused at every level",
   "keep live-collective retunes under a person's control")
 R("promotion.span-unknown-action", "error", "a span record's action must be a known span action",
   "use one of the span actions the README lists")
@@ -773,7 +775,8 @@ R("promotion.strict.evidence-keyword", "error",
   "name the canary, budget, dark drill and rollback evidence as words")
 R("promotion.strict.blank-value", "error", "in strict mode a field may not hold only whitespace",
   "write a real value or remove the field")
-R("promotion.strict.misspelt-key", "error", "in strict mode a key close to a known field is refused",
+R("promotion.strict.misspelt-key", "error",
+  "in strict mode a key close to a known field is refused",
   "correct the key's spelling")
 R("promotion.strict.unknown-key", "warning", "in strict mode an unknown key is reported",
   "remove the key or move it under notes")

@@ -169,7 +169,8 @@ local function check_ids(reg)
   for i, s in ipairs(reg.sources) do
     local at = "/sources/" .. (i - 1)
     if refs[s.ref] then
-      malformed(at .. "/ref", ("source ref %d appears twice (first at %s)"):format(s.ref, refs[s.ref]))
+      malformed(at .. "/ref",
+                ("source ref %d appears twice (first at %s)"):format(s.ref, refs[s.ref]))
     end
     refs[s.ref] = at
   end

@@ -120,6 +120,11 @@ struct sandbox *worker_sandbox(struct worker *w);
  * w->fatal set. */
 int worker_load_pack(struct worker *w, const char *pack, unsigned what);
 
+/* Report the worker's fatal problem (a pack that did not load) as an error
+ * of 'o', with its file, position and pointer when it has them. Its id is
+ * the one the pack named (engine.data_error), else 'id', else its own. */
+void worker_fatal_out(const struct worker *w, struct engine_out *o, const char *id);
+
 /* Load every site pack and apply the selection (active flags). */
 int worker_prepare(struct worker *w);
 

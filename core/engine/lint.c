@@ -907,9 +907,7 @@ int lint_run(struct engine *e, const struct lint_opts *lo,
 		rc = -1;
 	goto done;
 fatal:
-	engine_out_error(o, diag_id(&run.workers[0].fatal), NULL,
-			 run.workers[0].fatal.line, run.workers[0].fatal.col, NULL,
-			 "%s", run.workers[0].fatal.msg);
+	worker_fatal_out(&run.workers[0], o, NULL);
 done:
 	policy_errors_release(&pe);
 	free_work(&run);

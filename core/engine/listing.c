@@ -126,8 +126,7 @@ static int load_packs(struct worker *w, const struct ap_result *res,
 			goto fatal;
 	return 0;
 fatal:
-	engine_out_error(o, diag_id(&w->fatal), NULL, w->fatal.line, w->fatal.col,
-			 NULL, "%s", w->fatal.msg);
+	worker_fatal_out(w, o, NULL);
 	return -1;
 }
 

@@ -118,8 +118,7 @@ int engine_program(struct engine *e, const char *name, int argc, char **argv,
 	memset(&res, 0, sizeof res);
 	sb_output_init(&so);
 	if (worker_load_pack(&w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS) < 0) {
-		engine_out_error(o, "engine.pack", NULL, w.fatal.line, w.fatal.col,
-				 NULL, "%s", w.fatal.msg);
+		worker_fatal_out(&w, o, "engine.pack");
 		rc = -1;
 		goto done;
 	}

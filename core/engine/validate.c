@@ -465,9 +465,7 @@ static int generic_entry(struct engine *e, const struct registry *reg,
 	}
 	if (worker_load_pack(&w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS |
 					       SB_LOAD_VALIDATION) < 0) {
-		engine_out_error(o, w.fatal.code == DIAG_E_USAGE ? "cli.usage"
-								 : diag_id(&w.fatal),
-				 NULL, w.fatal.line, w.fatal.col, NULL, "%s", w.fatal.msg);
+		worker_fatal_out(&w, o, w.fatal.code == DIAG_E_USAGE ? "cli.usage" : NULL);
 		goto done;
 	}
 	if (figures_match(o, reg, w.sb, pack) < 0)
@@ -579,8 +577,7 @@ static int pack_entry(struct engine *e, const struct registry *reg,
 	}
 	if (worker_load_pack(&w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS |
 					       SB_LOAD_VALIDATION) < 0) {
-		engine_out_error(o, diag_id(&w.fatal), NULL, w.fatal.line, w.fatal.col,
-				 NULL, "%s", w.fatal.msg);
+		worker_fatal_out(&w, o, NULL);
 		goto done;
 	}
 	diag_init(&err);

@@ -49,6 +49,15 @@ static void set_fatal(struct worker *w, const struct diag *d)
 	}
 }
 
+void worker_fatal_out(const struct worker *w, struct engine_out *o, const char *id)
+{
+	const struct diag *d = &w->fatal;
+
+	engine_out_error(o, d->id[0] ? d->id : id ? id : diag_id(d),
+			 d->file[0] ? d->file : NULL, d->line, d->col,
+			 d->path[0] ? d->path : NULL, "%s", d->msg);
+}
+
 struct sandbox *worker_sandbox(struct worker *w)
 {
 	struct sandbox_config cfg;

@@ -551,6 +551,65 @@ static int l_data(lua_State *L)
 	return do_load(L, real, display, 2, 0, plain);
 }
 
+/* engine.data_error{rule =, file =, path =, message =} while pack.lua loads:
+ * the pack's own data (chaos's registry) is not well-formed; the load
+ * fails with 'rule' (an id of the pack) at the node 'path' points to in
+ * 'file' (relative to the pack folder), with its line and column. */
+static int l_data_error(lua_State *L)
+{
+	struct sandbox *sb = sb_of(L);
+	struct sb_pack *p = sb->loading;
+	const char *rule, *rel, *ptr, *message;
+	char real[PATH_MAX], display[PATH_MAX + 64];
+	struct sb_load_req req;
+	struct sb_loaded *l;
+	struct diag *d = &sb->data_error, err;
+	size_t n;
+
+	if (!p || sb->call || sb->in_command || sb->in_validation)
+		return luaL_error(L, "engine.data_error can only be called while pack.lua loads");
+	luaL_checktype(L, 1, LUA_TTABLE);
+	rule = opt_string(L, 1, "rule");
+	rel = opt_string(L, 1, "file");
+	ptr = opt_string(L, 1, "path");
+	message = opt_string(L, 1, "message");
+	n = strlen(p->info.name);
+	if (!rule || !rel || !message)
+		return luaL_error(L, "engine.data_error needs rule, file and message strings");
+	if (strncmp(rule, p->info.name, n) != 0 || rule[n] != '.' || strlen(rule) >= sizeof d->id)
+		return luaL_error(L, "engine.data_error: '%s' is not an id of pack '%s'", rule,
+				  p->info.name);
+	confine(L, p, rel, real, sizeof real);
+	snprintf(display, sizeof display, "%s/%s", p->desc.chunk_dir, rel);
+	diag_init(d);
+	diag_set(d, DIAG_E_PACK, 0, 0, "%s", message);
+	snprintf(d->id, sizeof d->id, "%s", rule);
+	diag_copy_text(d->file, sizeof d->file, display);
+	if (ptr) {
+		struct node *at = NULL, *deepest = NULL;
+
+		diag_set_path(d, ptr);
+		/* The position: the node in the file as the loader reads it. */
+		memset(&req, 0, sizeof req);
+		req.path = real;
+		req.display = display;
+		l = keep_loaded(L);
+		diag_init(&err);
+		if (sb->host->load(sb->host->ud, &req, 1, l, &err) == 0 && l->file.ndocs &&
+		    l->file.docs[0]->root) {
+			at = doc_resolve(l->file.docs[0]->root, ptr, &deepest);
+			if (!at)
+				at = deepest;
+		}
+		if (at) {
+			d->line = at->line;
+			d->col = at->col;
+		}
+	}
+	sb->has_data_error = 1;
+	return luaL_error(L, "%s", message);
+}
+
 static int name_cmp(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -903,6 +962,7 @@ static const luaL_Reg command_funcs[] = {
 	{ "validate", l_validate }, { "usage", l_usage },
 	{ "input_error", l_input_error }, { "data", l_data },
 	{ "data_list", l_data_list }, { "view", l_view },
+	{ "data_error", l_data_error },
 	{ NULL, NULL }
 };
 

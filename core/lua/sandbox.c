@@ -819,11 +819,14 @@ enum sb_outcome sb_run_file(struct sandbox *sb, struct sb_pack *p,
 	out = sb_pcall(sb, 0, keep ? 1 : 0, sb->lim.command_instructions, msg,
 		       sizeof msg);
 	if (out != SB_OK) {
-		if (out == SB_BUDGET)
+		if (out == SB_ERROR && sb->has_data_error)
+			*err = sb->data_error;
+		else if (out == SB_BUDGET)
 			diag_set(err, DIAG_E_PACK, 0, 0, "%s: loading it %s",
 				 chunkname, msg);
 		else
 			diag_set(err, DIAG_E_PACK, 0, 0, "%s", msg);
 	}
+	sb->has_data_error = 0;
 	return out;
 }

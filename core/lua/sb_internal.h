@@ -184,6 +184,10 @@ struct sandbox {
 	/* Reused for every child path a document view builds (l_view.c): a
 	 * fresh buffer per field access was a measurable share of a lint. */
 	struct sbuf path_scratch;
+	/* engine.data_error while pack.lua loads: the load fails with this
+	 * problem, positioned in the pack's data file (l_program.c). */
+	struct diag data_error;
+	int has_data_error;
 };
 
 /* Free memory held through a const pointer (records keep their strings

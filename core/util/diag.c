@@ -19,7 +19,7 @@ void diag_init(struct diag *d)
 	 * per call showed in a lint of many small files. */
 	d->code = DIAG_OK;
 	d->line = d->col = d->end_line = d->end_col = 0;
-	d->path[0] = d->msg[0] = d->limit[0] = d->id[0] = '\0';
+	d->path[0] = d->msg[0] = d->limit[0] = d->id[0] = d->file[0] = '\0';
 	d->limit_value = -1;
 	d->observed = -1;
 }

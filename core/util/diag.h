@@ -47,6 +47,8 @@ struct diag {
 	char limit[DIAG_NAME_MAX];
 	long long limit_value, observed;
 	char id[DIAG_NAME_MAX];     /* a finding id overriding the code's, or "" */
+	char file[DIAG_PATH_MAX];   /* the file at fault when it is not the one
+				     * the caller reads (a pack's data file), or "" */
 };
 
 /* Clear 'd' to DIAG_OK with no position. */

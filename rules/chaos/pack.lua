@@ -53,9 +53,12 @@ local function contains(list, value)
 end
 CF.contains = contains
 
--- A registry problem: the pack refuses to load, naming the file and the node.
+-- A registry problem: the pack refuses to load with chaos.registry at the
+-- offending node of the registry file (spec 3.1); the engine adds its line
+-- and column.
 local function bad_registry(file, where, what)
-  error(("chaos.registry: registry/%s: %s: %s"):format(file, where, what), 0)
+  engine.data_error { rule = "chaos.registry", file = "registry/" .. file, path = where,
+                      message = what }
 end
 
 local function need(cond, file, where, what)

@@ -419,12 +419,9 @@ static void yaml_float_text(double x, char out[NUM_REPR_MAX + 4])
 	char r[NUM_REPR_MAX];
 	const char *e;
 
-	if (isnan(x)) {
-		strcpy(out, ".nan");
-		return;
-	}
-	if (isinf(x)) {
-		strcpy(out, x < 0 ? "-.inf" : ".inf");
+	if (isnan(x) || isinf(x)) {
+		snprintf(out, NUM_REPR_MAX + 4, "%s",
+			 isnan(x) ? ".nan" : x < 0 ? "-.inf" : ".inf");
 		return;
 	}
 	num_repr(x, r);
@@ -432,7 +429,7 @@ static void yaml_float_text(double x, char out[NUM_REPR_MAX + 4])
 	if (e && !strchr(r, '.'))
 		snprintf(out, NUM_REPR_MAX + 4, "%.*s.0%s", (int)(e - r), r, e);
 	else
-		strcpy(out, r);
+		snprintf(out, NUM_REPR_MAX + 4, "%s", r);
 }
 
 /* A shorthand's value, also given to its target as prefix + text; the

@@ -40,9 +40,9 @@ double pcg64_loggam(double x)
 	return gl;
 }
 
-static int64_t poisson_mult(struct pcg64 *g, double lam)
+static int64_t poisson_mult(struct pcg64 *g, double enlam)
 {
-	double enlam = exp(-lam), prod = 1.0;
+	double prod = 1.0;
 	int64_t x = 0;
 
 	for (;;) {
@@ -85,7 +85,16 @@ int64_t pcg64_poisson(struct pcg64 *g, double lam)
 		return poisson_ptrs(g, lam);
 	if (lam == 0)
 		return 0;
-	return poisson_mult(g, lam);
+	return poisson_mult(g, exp(-lam));
+}
+
+int64_t pcg64_poisson_enlam(struct pcg64 *g, double lam, double enlam)
+{
+	if (lam >= 10)
+		return poisson_ptrs(g, lam);
+	if (lam == 0)
+		return 0;
+	return poisson_mult(g, enlam);
 }
 
 int pcg64_binomial_is_btpe(int64_t n, double p)
@@ -143,11 +152,37 @@ size_t pcg64_choice(struct pcg64 *g, const double *p, size_t n)
 	for (i = 0; i < n; i++)
 		total += p[i];
 	u = pcg64_double(g);
+	/* The sums never decrease (p >= 0), so counting stops at the first
+	 * entry above u. */
 	for (i = 0; i < n; i++) {
 		acc += p[i];
-		if (acc / total <= u)
-			idx++;
+		if (!(acc / total <= u))
+			break;
+		idx++;
 	}
+	return idx < n ? idx : n - 1;
+}
+
+void pcg64_choice_cdf(const double *p, size_t n, double *cdf)
+{
+	double total = 0.0, acc = 0.0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		total += p[i];
+	for (i = 0; i < n; i++) {
+		acc += p[i];
+		cdf[i] = acc / total;
+	}
+}
+
+size_t pcg64_choice_from_cdf(struct pcg64 *g, const double *cdf, size_t n)
+{
+	double u = pcg64_double(g);
+	size_t idx = 0;
+
+	while (idx < n && cdf[idx] <= u)
+		idx++;
 	return idx < n ? idx : n - 1;
 }
 

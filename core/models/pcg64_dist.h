@@ -22,6 +22,10 @@ double pcg64_loggam(double x);
 /* Generator.poisson(lam), lam >= 0 and finite. */
 int64_t pcg64_poisson(struct pcg64 *g, double lam);
 
+/* pcg64_poisson with exp(-lam) computed once by the caller (a stream of
+ * draws at one rate): the same draws. */
+int64_t pcg64_poisson_enlam(struct pcg64 *g, double lam, double enlam);
+
 /* True when binomial(n, p) would leave inversion for BTPE, which this
  * module does not implement: n x min(p, 1 - p) > 30. */
 int pcg64_binomial_is_btpe(int64_t n, double p);
@@ -34,6 +38,13 @@ int64_t pcg64_binomial(struct pcg64 *g, int64_t n, double p);
 /* Generator.choice(len(p), p=p): the index of the first cumulative
  * (normalised) sum above one uniform draw. n >= 1, the sum of p > 0. */
 size_t pcg64_choice(struct pcg64 *g, const double *p, size_t n);
+
+/* The normalised cumulative sums pcg64_choice compares against, formed
+ * once for repeated draws over one vector (cdf has n entries)... */
+void pcg64_choice_cdf(const double *p, size_t n, double *cdf);
+
+/* ...and a draw over them: the same index pcg64_choice returns. */
+size_t pcg64_choice_from_cdf(struct pcg64 *g, const double *cdf, size_t n);
 
 /* Generator.lognormal(mu, sigma) = exp(mu + sigma x normal). */
 double pcg64_lognormal(struct pcg64 *g, double mu, double sigma);

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "core/models/exact_mean.h"
 #include "core/models/pcg64_dist.h"
 
 const int sched_sizes[SCHED_NSIZES] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 };
@@ -149,6 +150,21 @@ int sched_check_limits(const struct sched_config *c, const struct sched_variant 
 		diag_set_path(err, "/offered_load");
 		return -1;
 	}
+	/* The job count is known only once the stream is drawn, but a stream
+	 * whose expected count is 1% over the limit (31 standard deviations of
+	 * the Poisson total) exceeds it for every seed: refuse it before any
+	 * draw. Streams nearer the limit stop while counting (sched_generate). */
+	if (lambda * (double)(c->horizon_days * SCHED_STEPS_PER_DAY) >
+	    1.01 * SCHED_MAX_JOBS) {
+		diag_limit(err, 0, 0, "jobs", SCHED_MAX_JOBS, -1,
+			   "%.17g arrivals per step over %lld days generate about %.0f jobs, "
+			   "over the limit of %d",
+			   lambda, (long long)c->horizon_days,
+			   lambda * (double)(c->horizon_days * SCHED_STEPS_PER_DAY),
+			   SCHED_MAX_JOBS);
+		diag_set_path(err, "/offered_load");
+		return -1;
+	}
 	if (c->failures && pcg64_binomial_is_btpe(nodes, p)) {
 		diag_limit(err, 0, 0, "failure_binomial", 30, -1,
 			   "%lld nodes at %.17g failures per node-step leave the inversion "
@@ -160,12 +176,34 @@ int sched_check_limits(const struct sched_config *c, const struct sched_variant 
 	return 0;
 }
 
-/* One job of the stream, drawn in the order of 5.3.4. */
-static void draw_job(struct pcg64 *g, const double *p, const struct sched_variant *v,
-		     int64_t t, struct sched_job_spec *j)
+/* What every draw of one stream shares, formed once: the size table's
+ * cumulative sums, the log of each median and exp(-lambda). Each value is
+ * the one the per-draw formula computes, so the draws do not change. */
+struct stream_tables {
+	double cdf[SCHED_NSIZES], mu[SCHED_NSIZES];
+	double lambda, enlam;
+	double elastic_size;    /* infinite under the no-elasticity mutation */
+};
+
+static void stream_tables(const struct sched_config *c, const struct sched_variant *v,
+			  struct stream_tables *st)
 {
-	size_t i = pcg64_choice(g, p, SCHED_NSIZES);
-	double d = pcg64_lognormal(g, log(sched_median_h[i]), DURATION_SIGMA);
+	int i;
+
+	pcg64_choice_cdf(sched_probabilities(v), SCHED_NSIZES, st->cdf);
+	for (i = 0; i < SCHED_NSIZES; i++)
+		st->mu[i] = log(sched_median_h[i]);
+	st->lambda = sched_arrival_rate(c, v);
+	st->enlam = exp(-st->lambda);
+	st->elastic_size = v && v->elastic_size > 0 ? v->elastic_size : ELASTIC_SIZE;
+}
+
+/* One job of the stream, drawn in the order of 5.3.4. */
+static void draw_job(struct pcg64 *g, const struct stream_tables *st, int64_t t,
+		     struct sched_job_spec *j)
+{
+	size_t i = pcg64_choice_from_cdf(g, st->cdf, SCHED_NSIZES);
+	double d = pcg64_lognormal(g, st->mu[i], DURATION_SIGMA);
 	int size = sched_sizes[i];
 
 	if (d > DURATION_CAP_H)
@@ -174,161 +212,69 @@ static void draw_job(struct pcg64 *g, const double *p, const struct sched_varian
 	j->size = size;
 	j->work = size * d;
 	j->submit = t;
-	j->elastic = size >= (v && v->elastic_size > 0 ? v->elastic_size : ELASTIC_SIZE);
+	j->elastic = (double)size >= st->elastic_size;
 	j->min_size = size;
 	if (j->elastic)
 		j->min_size = size / 4 > 8 ? size / 4 : 8;
 }
 
-/* Run the stream once: count only (jobs NULL) or fill jobs[0..n). */
-static long run_stream(const struct sched_config *c, const struct sched_variant *v,
-		       double lambda, struct sched_job_spec *jobs, long cap)
-{
-	const double *p = sched_probabilities(v);
-	int64_t steps = c->horizon_days * SCHED_STEPS_PER_DAY, t;
-	struct sched_job_spec scratch;
-	struct pcg64 g;
-	long n = 0;
-
-	pcg64_seed_u64(&g, (uint64_t)c->seed + 10000);
-	for (t = 0; t < steps; t++) {
-		int64_t k = pcg64_poisson(&g, lambda), i;
-
-		for (i = 0; i < k; i++) {
-			if (n >= cap)
-				return n + 1;
-			draw_job(&g, p, v, t, jobs ? &jobs[n] : &scratch);
-			n++;
-		}
-	}
-	return n;
-}
-
 long sched_generate(const struct sched_config *c, const struct sched_variant *v,
 		    struct sched_job_spec **jobs, struct diag *err)
 {
-	double lambda = sched_arrival_rate(c, v);
-	long n;
+	int64_t steps = c->horizon_days * SCHED_STEPS_PER_DAY, t;
+	struct stream_tables st;
+	struct sched_job_spec *list;
+	struct pcg64 g;
+	long n = 0, cap;
 
-	*jobs = NULL;
-	/* Count first, with no memory, so an oversized stream stops at the
-	 * limit instead of allocating it. */
-	n = run_stream(c, v, lambda, NULL, SCHED_MAX_JOBS);
-	if (n > SCHED_MAX_JOBS) {
-		diag_limit(err, 0, 0, "jobs", SCHED_MAX_JOBS, -1,
-			   "the workload stream generates more than %d jobs", SCHED_MAX_JOBS);
-		diag_set_path(err, "/offered_load");
-		return -1;
-	}
-	*jobs = malloc((size_t)(n ? n : 1) * sizeof **jobs);
-	if (!*jobs) {
-		diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory for %ld jobs", n);
-		return -1;
-	}
-	run_stream(c, v, lambda, *jobs, n);
-	return n;
-}
+	stream_tables(c, v, &st);
+	/* One pass into a growing array: the expected count plus a margin
+	 * (sched_check_limits has refused streams well above the limit). */
+	cap = (long)fmin(st.lambda * (double)steps * 1.05 + 64.0, (double)SCHED_MAX_JOBS);
+	list = malloc((size_t)cap * sizeof *list);
+	if (!list)
+		goto nomem;
+	pcg64_seed_u64(&g, (uint64_t)c->seed + 10000);
+	for (t = 0; t < steps; t++) {
+		int64_t k = pcg64_poisson_enlam(&g, st.lambda, st.enlam), i;
 
-/* ---- exact means ---- */
+		for (i = 0; i < k; i++) {
+			if (n == cap) {
+				struct sched_job_spec *more;
 
-/* Shewchuk's exact partials: add x to p[0..*n) (non-overlapping). */
-static void partials_add(double *p, size_t *n, size_t cap, double x)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < *n; i++) {
-		double y = p[i], hi, lo;
-
-		if (fabs(x) < fabs(y)) {
-			double tmp = x;
-
-			x = y;
-			y = tmp;
+				if (cap >= SCHED_MAX_JOBS) {
+					free(list);
+					diag_limit(err, 0, 0, "jobs", SCHED_MAX_JOBS, -1,
+						   "the workload stream generates more than %d jobs",
+						   SCHED_MAX_JOBS);
+					diag_set_path(err, "/offered_load");
+					return -1;
+				}
+				cap = cap > SCHED_MAX_JOBS / 2 ? SCHED_MAX_JOBS : cap * 2;
+				more = realloc(list, (size_t)cap * sizeof *list);
+				if (!more) {
+					free(list);
+					goto nomem;
+				}
+				list = more;
+			}
+			draw_job(&g, &st, t, &list[n]);
+			n++;
 		}
-		hi = x + y;
-		lo = y - (hi - x);
-		if (lo != 0.0)
-			p[j++] = lo;
-		x = hi;
 	}
-	if (j < cap)
-		p[j++] = x;
-	*n = j;
+	*jobs = list;
+	return n;
+nomem:
+	*jobs = NULL;
+	diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory for the workload stream");
+	return -1;
 }
 
-/* The sign of the exact value sum(x) - c x n, from partials. */
-static int residual_sign(const double *x, size_t n, double c, double *mag)
-{
-	double p[64], prod = c * (double)n, err = fma(c, (double)n, -prod), s = 0.0;
-	size_t np = 0, i;
+/* ---- means ---- */
 
-	for (i = 0; i < n; i++)
-		partials_add(p, &np, 64, x[i]);
-	partials_add(p, &np, 64, -prod);
-	partials_add(p, &np, 64, -err);
-	for (i = np; i > 0; i--)
-		s += p[i - 1];
-	*mag = fabs(s);
-	return (s > 0) - (s < 0);
-}
-
-/* Whether the significand of a finite double is even (ties go there). */
-static int is_even(double v)
-{
-	int e;
-	double m = frexp(fabs(v), &e);
-
-	return fmod(ldexp(m, 53), 2.0) == 0.0;
-}
-
+/* The shared exactly rounded mean (core/models/exact_mean.c); an empty
+ * list means 0.0 here, where exact_mean has NaN. */
 double sched_exact_mean(const double *x, size_t n)
 {
-	double p[64], s = 0.0, m, best, cand[3], bm = HUGE_VAL;
-	size_t np = 0, i;
-	int k;
-
-	if (n == 0)
-		return 0.0;
-	for (i = 0; i < n; i++)
-		partials_add(p, &np, 64, x[i]);
-	for (i = np; i > 0; i--)
-		s += p[i - 1];
-	m = s / (double)n;
-	if (!isfinite(m))
-		return m;
-	/* The correctly rounded mean is m or a neighbour: take the one whose
-	 * exact residual is smallest, an even significand on a tie. */
-	cand[0] = nextafter(m, -HUGE_VAL);
-	cand[1] = m;
-	cand[2] = nextafter(m, HUGE_VAL);
-	best = m;
-	for (k = 0; k < 3; k++) {
-		double mag;
-
-		residual_sign(x, n, cand[k], &mag);
-		if (mag < bm || (mag == bm && is_even(cand[k]))) {
-			bm = mag;
-			best = cand[k];
-		}
-	}
-	return best;
-}
-
-double sched_stdev(const double *x, size_t n)
-{
-	double p[64], m, s = 0.0;
-	size_t np = 0, i;
-
-	if (n < 2)
-		return 0.0;
-	m = sched_exact_mean(x, n);
-	for (i = 0; i < n; i++) {
-		double d = x[i] - m, sq = d * d;
-
-		partials_add(p, &np, 64, sq);
-		partials_add(p, &np, 64, fma(d, d, -sq));
-	}
-	for (i = np; i > 0; i--)
-		s += p[i - 1];
-	return sqrt(s / (double)(n - 1));
+	return n == 0 ? 0.0 : exact_mean(x, n);
 }

@@ -136,7 +136,9 @@ void sched_result_release(struct sched_result *r);
 /* ---- means (5.12) ---- */
 /* The exact mean of x[0..n), rounded once (Python statistics.mean). */
 double sched_exact_mean(const double *x, size_t n);
-/* The sample standard deviation (0.0 for n < 2). */
+/* The sample standard deviation as Python 3.11 statistics.stdev: the
+ * correctly rounded square root of the exact sample variance (0.0 for
+ * n < 2; scheduling_stdev.c). */
 double sched_stdev(const double *x, size_t n);
 
 /* ---- the inference model (5.10) ---- */

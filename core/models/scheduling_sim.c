@@ -56,6 +56,9 @@ struct sim {
 	int64_t *repairs;         /* a ring of repair end steps, oldest first */
 	size_t rep_head, rep_count, rep_cap;
 	int64_t t;
+	/* sin of 5.4.1 at each step of a day: the demand curve repeats daily,
+	 * so 288 calls serve the whole horizon (the same values). */
+	double day_sin[SCHED_STEPS_PER_DAY];
 	double inf_alloc;
 	int64_t train_alloc;
 	struct sched_ledger L;
@@ -274,6 +277,16 @@ static void sort_by(struct sim *s, long *ids, long n, int by_alloc, int desc)
 {
 	long *tmp = s->merge_tmp, width, i;
 
+	/* Already in order (the common case of the restore walk, as jobs mostly
+	 * start in first-start order): a stable sort would change nothing. */
+	for (i = 1; i < n; i++) {
+		int64_t ka = sort_key(s, ids[i - 1], by_alloc), kb = sort_key(s, ids[i], by_alloc);
+
+		if (desc ? kb > ka : kb < ka)
+			break;
+	}
+	if (i >= n)
+		return;
 	for (width = 1; width < n; width *= 2) {
 		for (i = 0; i < n; i += 2 * width) {
 			long lo = i, mid = i + width < n ? i + width : n;
@@ -467,7 +480,10 @@ static void step(struct sim *s, struct pcg64 *event, struct pcg64 *victim,
 			*surge_until = s->t + SURGE_EXTRA_STEPS;
 		surge_add = s->t <= *surge_until ? SURGE_GPUS : 0.0;
 	}
-	demand = sched_demand(c, s->t, surge_add);
+	demand = (c->inf_base + c->inf_diurnal_amp * s->day_sin[s->t % SCHED_STEPS_PER_DAY]) +
+		 surge_add;
+	if (!(demand > 0.0))
+		demand = 0.0;
 	up = gpus_up(s);
 	capf = trunc((double)c->gpus * power_frac(s));
 	cap = (double)up < capf ? up : (int64_t)capf;
@@ -575,6 +591,11 @@ static int run(struct sim *s, const struct sched_variant *v, struct sched_result
 	pcg64_seed_u64(&event, (uint64_t)c->seed + 20000);
 	pcg64_seed_u64(&victim, (uint64_t)c->seed);
 	s->inf_alloc = (double)reservation;
+	for (i = 0; i < SCHED_STEPS_PER_DAY; i++) {
+		double hour = (double)i / 12;
+
+		s->day_sin[i] = sin((((hour - 6.0) / 24.0) * 2.0) * 3.141592653589793);
+	}
 	for (i = 0; i < s->njobs; i++) {
 		struct job *j = &s->jobs[i];
 

@@ -4,6 +4,7 @@
 -- models.scheduling and prints the JSON shape of section 4 or a text table
 -- with the spec's rounding. Text layouts and sentences are ours.
 local py = require "py"
+local verbs = require "verbs"
 
 local float, money = SCHED.float, SCHED.money
 local CONFIG, STRANDED = SCHED.CONFIG_FIELDS, SCHED.STRANDED_FIELDS
@@ -45,13 +46,42 @@ local SET_OPT = { "--set", type = "string", ["repeat"] = "append", metavar = "KE
 local CONFIG_OPT = { "--config", type = "path", metavar = "FILE",
                      help = "the verb's input document" }
 
+-- Input errors (power.md 2.5): raised from deep inside a verb and printed by
+-- the shared verb guard (lua/verbs.lua), so that an entry can name the option
+-- it came from (`argument`), which the engine's own input errors cannot carry.
+local fail = verbs.failer("scheduling")
+local guarded = verbs.guard(fail)
+
 local function input_error(list)
   local errs = {}
   for i, e in ipairs(list) do
-    errs[i] = { rule = e.rule or "input.type", severity = "error", message = e.message,
-                file = e.file, line = e.line, column = e.column, path = e.path }
+    errs[i] = { rule = e.rule or "input.type", message = e.message, file = e.file,
+                line = e.line, column = e.column, path = e.path, argument = e.argument }
   end
-  engine.input_error(errs)
+  verbs.raise(errs)
+end
+
+-- A model call that can meet a limit of 5.13 only while it runs (the job
+-- count of a generated stream): its "input.limit: ..." error becomes the
+-- input error it is, with the field the model names.
+local function limited(fn, ...)
+  local res = table.pack(pcall(fn, ...))
+  if res[1] then return table.unpack(res, 2, res.n) end
+  local msg = res[2]
+  if type(msg) == "string" then
+    local text = msg:match("input%.limit: (.*)$")
+    if text then
+      local body, path = text:match("^(.-) at (/[%w_/]+)$")
+      input_error({ { rule = "input.limit", message = body or text, path = path } })
+    end
+  end
+  error(msg, 0)
+end
+
+-- prog:verb with the input-error guard around the verb's body.
+local function verb(spec)
+  spec.run = guarded(spec.name, spec.run)
+  prog:verb(spec)
 end
 
 -- Where a resolved field came from: {file, line, column} or nil (a flag).
@@ -66,15 +96,30 @@ end
 -- Read an input document. A regular file whose whole content is JSON is read
 -- as JSON (JSON typing); anything else goes through the YAML loader. Standard
 -- input can be read once, so it takes the verb's preferred reader.
+-- Every problem the loader and the schema find is reported, not the first.
+local function load_checked(path, opts)
+  opts.collect = true
+  local doc, findings = engine.load(path, opts)
+  if findings and #findings > 0 then
+    local errs = {}
+    for i, f in ipairs(findings) do
+      errs[i] = { rule = f.rule, message = f.message, file = f.file or path, line = f.line,
+                  column = f.column, path = f.path }
+    end
+    input_error(errs)
+  end
+  return doc
+end
+
 local function load_doc(path, kind, stdin_json)
   if path == "-" then
-    return engine.load(path, { kind = kind, json = stdin_json or nil })
+    return load_checked(path, { kind = kind, json = stdin_json or nil })
   end
   local probe, findings = engine.load(path, { json = true, collect = true })
   if probe ~= nil and (findings == nil or #findings == 0) then
-    return engine.load(path, { kind = kind, json = true })
+    return load_checked(path, { kind = kind, json = true })
   end
-  return engine.load(path, { kind = kind })
+  return load_checked(path, { kind = kind })
 end
 SCHED.load_doc = load_doc
 
@@ -103,15 +148,16 @@ local function apply_sets(fields, sets, given, origins, prefix)
     local f = SCHED.field(fields, key)
     if not f then
       errs[#errs + 1] = { message = ("--set: unknown field '%s'"):format(key),
-                          path = prefix .. "/" .. key }
+                          path = prefix .. "/" .. key, argument = "--set" }
     else
       local v = SCHED.yaml_scalar(text)
       local why = SCHED.bad_value(f, v)
       if why then
-        errs[#errs + 1] = { message = "--set: " .. why, path = prefix .. "/" .. key }
+        errs[#errs + 1] = { message = "--set: " .. why, path = prefix .. "/" .. key,
+                            argument = "--set" }
       else
         given[key] = v
-        origins[key] = nil
+        origins[key] = { argument = "--set" }
       end
     end
   end
@@ -123,10 +169,11 @@ local function apply_value(fields, key, v, given, origins, option)
   local f = SCHED.field(fields, key)
   local why = SCHED.bad_value(f, v)
   if why then
-    input_error({ { message = ("%s: %s"):format(option, why), path = "/" .. key } })
+    input_error({ { message = ("%s: %s"):format(option, why), path = "/" .. key,
+                    argument = option } })
   end
   given[key] = v
-  origins[key] = nil
+  origins[key] = { argument = option }
 end
 
 local function cross_errors(problems, origins, prefix)
@@ -134,7 +181,7 @@ local function cross_errors(problems, origins, prefix)
   for _, p in ipairs(problems) do
     local o = origin_of(origins, p[1])
     errs[#errs + 1] = { message = p[2], file = o.file, line = o.line, column = o.column,
-                        path = prefix .. "/" .. p[1] }
+                        path = prefix .. "/" .. p[1], argument = o.argument }
   end
   if #errs > 0 then input_error(errs) end
 end
@@ -249,8 +296,6 @@ local function resolve_stranded(args)
       if fl[2] == "degradation_weight" then weight_given = true end
     end
   end
-  local before_sets = {}
-  for k, v in pairs(given) do before_sets[k] = v end
   apply_sets(STRANDED, args.set, given, origins, "")
   for _, item in ipairs(args.set or {}) do
     local key = item:match("^([^=]+)=")
@@ -297,7 +342,7 @@ local function stranded_text(s, r)
   return table.concat(lines)
 end
 
-prog:verb {
+verb {
   name    = "stranded",
   summary = "three-layer stranded-capacity calculator for one fleet and window",
   options = stranded_options,
@@ -339,7 +384,7 @@ prog:verb {
 
 -- ---- presets (4.2) ---------------------------------------------------------------
 
-prog:verb {
+verb {
   name    = "presets",
   summary = "the six worked examples of the calculator",
   options = { fmt_opt() },
@@ -388,17 +433,18 @@ function SCHED.workload_figures(cfg)
                             "capped_mean_h",
                             models.scheduling.capped_lognormal_mean(MEDIANS[i], 0.8, 168))
   end
-  local w = cfg and models.scheduling.workload(cfg, VARIANT)
+  local w = cfg and limited(models.scheduling.workload, cfg, VARIANT)
   return { expected = ew.expected_work, large = ew.large_gpu_time_share, small = small,
            rows = rows, w = w }
 end
 
-prog:verb {
+verb {
   name    = "workload",
   summary = "expected work per job, arrival rate and the generated job stream",
   options = { CONFIG_OPT, SET_OPT,
               { "--seed", type = "int", metavar = "N", help = "shorthand for --set seed=N" },
-              { "--days", type = "int", metavar = "N", help = "shorthand for --set horizon_days=N" },
+              { "--days", type = "int", metavar = "N",
+                help = "shorthand for --set horizon_days=N" },
               fmt_opt() },
   run     = function(args, out)
     local cfg = resolve_config(args)
@@ -496,15 +542,17 @@ local function censored_message(n, what)
           .. "flatters it"):format(n, what)
 end
 
-prog:verb {
+verb {
   name    = "simulate",
   summary = "one simulation per policy on one cluster config and seed",
   options = { { "--policy", type = "string", default = "all", metavar = "P[,P...]|all",
                 help = "policies to run: " .. table.concat(SCHED.POLICIES, ", ") .. " or all" },
               CONFIG_OPT, SET_OPT,
               { "--seed", type = "int", metavar = "N", help = "shorthand for --set seed=N" },
-              { "--days", type = "int", metavar = "N", help = "shorthand for --set horizon_days=N" },
-              { "--no-tracking", type = "flag", help = "intent controller keeps the static reservation" },
+              { "--days", type = "int", metavar = "N",
+                help = "shorthand for --set horizon_days=N" },
+              { "--no-tracking", type = "flag",
+                help = "intent controller keeps the static reservation" },
               { "--no-elasticity", type = "flag", help = "no job is elastic" },
               fmt_opt(), STRICT_OPT },
   run     = function(args, out)
@@ -525,7 +573,7 @@ prog:verb {
     local texts = {}
     for i, p in ipairs(policies) do
       local o = p == "intent-closed-loop" and opts or {}
-      local r = SCHED.simulate(cfg, p, o)
+      local r = limited(SCHED.simulate, cfg, p, o)
       runs[i] = engine.object("policy", p, "seed", cfg.seed, "metrics", metrics_json(r.metrics),
                               "ledger", ledger_json(r.ledger),
                               "jobs_never_started", r.jobs_never_started)
@@ -560,7 +608,7 @@ local SCENARIOS = {
 local function seeds_arg(args, default)
   local seeds = args.seeds and parse_list("--seeds", args.seeds, seed_item) or default
   if #seeds > MAX_SEEDS then
-    input_error({ { rule = "input.limit",
+    input_error({ { rule = "input.limit", argument = "--seeds",
                     message = ("%d seeds is over the limit of %d"):format(#seeds, MAX_SEEDS) } })
   end
   for _, s in ipairs(seeds) do
@@ -583,11 +631,12 @@ local function mean_sd(rows)
   return mean, sd
 end
 
-prog:verb {
+verb {
   name    = "grid",
   summary = "the headline experiment: 4 scenarios x 3 policies x seeds",
   options = { { "--days", type = "int", default = 30, metavar = "N", help = "horizon in days" },
-              { "--seeds", type = "string", metavar = "S,S,...", help = "seeds (default 42,43,44)" },
+              { "--seeds", type = "string", metavar = "S,S,...",
+                help = "seeds (default 42,43,44)" },
               CONFIG_OPT, SET_OPT, fmt_opt(), STRICT_OPT },
   run     = function(args, out)
     local seeds = seeds_arg(args, { 42, 43, 44 })
@@ -596,16 +645,21 @@ prog:verb {
     lines[1] = ("%-12s %-19s %6s %6s %6s %10s %9s %9s %9s %6s %6s %6s %6s\n"):format(
       "scenario", "policy", "real.", "SLO", "ETTR", "stranded", "idle", "reserv.",
       "overhead", "preem.", "kills", "resize", "wait")
-    for _, sc in ipairs(SCENARIOS) do
+    local scenario_cfgs = {}
+    for i, sc in ipairs(SCENARIOS) do
       local cfg = {}
       for k, v in pairs(base) do cfg[k] = v end
       for k, v in pairs(sc[2]) do cfg[k] = v end
-      limit_check(cfg)
+      limit_check(cfg)    -- every scenario before the first run (5.13)
+      scenario_cfgs[i] = cfg
+    end
+    for i, sc in ipairs(SCENARIOS) do
+      local cfg = scenario_cfgs[i]
       for _, p in ipairs(SCHED.POLICIES) do
         local per = {}
         for _, seed in ipairs(seeds) do
           cfg.seed = seed
-          local r = SCHED.simulate(cfg, p, {})
+          local r = limited(SCHED.simulate, cfg, p, {})
           rows[#rows + 1] = engine.object("scenario", sc[1], "policy", p, "seed", seed,
                                           "metrics", metrics_json(r.metrics))
           per[#per + 1] = r.metrics
@@ -681,7 +735,7 @@ function SCHED.factorial(days, seeds, keep_runs)
   return summaries, runs, censored
 end
 
-prog:verb {
+verb {
   name    = "sensitivity",
   summary = "factorial ablation of demand tracking and elasticity",
   options = { { "--days", type = "int", default = 14, min = 1, max = 366, metavar = "N",
@@ -763,15 +817,23 @@ local function bucket(x, name)
   return x
 end
 
--- Blank strings are refused by the schema's pattern; this rechecks what a
--- pattern cannot say about a calibration read from JSON: its number.
-local function calibration_plain(cal)
-  local p = engine.plain(cal)
-  return p
+-- A projection must be finite (5.9.2): a rate near the largest double times
+-- the credited GPU-hours can overflow, which refuses the rate.
+local function projection(credited, cal, key, file)
+  local units = credited * float(cal.units_per_productive_gpu_h)
+  if units ~= units or units == math.huge then
+    local w = engine.where(cal, "units_per_productive_gpu_h")
+    input_error({ { file = file, line = w.line, column = w.column,
+                    path = ("/workloads/%s/units_per_productive_gpu_h"):format(key),
+                    message = ("units_per_productive_gpu_h %s times %s productive GPU-h is not a "
+                               .. "finite projection"):format(py.repr(
+                               float(cal.units_per_productive_gpu_h)), py.repr(credited)) } })
+  end
+  return units
 end
 
-function SCHED.replay_report(cfg, policy, workloads)
-  local run = SCHED.simulate(cfg, policy, {})
+function SCHED.replay_report(cfg, policy, workloads, file)
+  local run = limited(SCHED.simulate, cfg, policy, {})
   local L = run.ledger
   local productive = L.train_productive_gpu_h + L.inf_productive_gpu_h
   local buckets = engine.object(
@@ -796,11 +858,11 @@ function SCHED.replay_report(cfg, policy, workloads)
   for _, key in ipairs({ "inference", "training" }) do
     local cal = workloads and workloads[key]
     if cal then
-      local plain = calibration_plain(cal)
+      local plain = engine.plain(cal)
       local ordered = engine.object()
       for _, k in ipairs(CAL_KEYS) do ordered[k] = plain[k] end
       wl[key] = engine.object("calibration", ordered, "calibration_id", digest(plain),
-                              "projected_units", credit[key] * plain.units_per_productive_gpu_h,
+                              "projected_units", projection(credit[key], cal, key, file),
                               "evidence_kind", "simulation")
     end
   end
@@ -885,7 +947,7 @@ local REPORT_ORDER = { "schema_version", "evidence_kind", "run_id", "provenance"
                        "productive_fraction_of_nominal", "productive_fraction_of_envelope",
                        "workloads", "assumptions" }
 
-prog:verb {
+verb {
   name     = "replay",
   summary  = "conserving capacity ledger of one policy run",
   operands = { name = "SCENARIO", min = 1, max = 1 },
@@ -894,7 +956,7 @@ prog:verb {
     local file = args.operands[1]
     local doc = load_doc(file, "capacity-replay", false)
     local cfg, policy, workloads = scenario_inputs(doc, file, args.set)
-    local report = SCHED.replay_report(cfg, policy, workloads)
+    local report = SCHED.replay_report(cfg, policy, workloads, file)
     local findings = synthetic_findings(args, report, doc, file)
     if args.format == "json" then
       local o = engine.object("pack", "scheduling")
@@ -926,7 +988,9 @@ local function check_report(r, file)
     given[f[1]] = c[f[1]]
   end
   local cfg = SCHED.resolved(CONFIG, given)
-  for _, p in ipairs(SCHED.config_cross(cfg)) do refuse(file, "/provenance/config/" .. p[1], p[2]) end
+  for _, p in ipairs(SCHED.config_cross(cfg)) do
+    refuse(file, "/provenance/config/" .. p[1], p[2])
+  end
   local b = r.buckets_gpu_h
   local productive = b.productive
   local checks = {
@@ -984,7 +1048,7 @@ local function compare_operand(file)
     local doc = file == "-" and engine.view("capacity-replay", engine.plain(probe))
                 or load_doc(file, "capacity-replay")
     local cfg, policy, workloads = scenario_inputs(doc, file, nil)
-    local rep = SCHED.replay_report(cfg, policy, workloads)
+    local rep = SCHED.replay_report(cfg, policy, workloads, file)
     return rep, true
   end
   local doc = file == "-" and engine.view("capacity-report", engine.plain(probe))
@@ -998,7 +1062,7 @@ local function same(a, b)
          == digest(engine.type(b) == "lua" and b or engine.plain(b))
 end
 
-prog:verb {
+verb {
   name     = "compare",
   summary  = "difference of two capacity reports made on identical inputs",
   operands = { name = "REPORT", min = 2, max = 2 },
@@ -1041,7 +1105,8 @@ prog:verb {
       local lines = { ("candidate minus baseline: %s productive GPU-h\n")
                       :format(py.fixed(delta, 1)) }
       for _, k in ipairs(keys) do
-        lines[#lines + 1] = ("  %s: %s %s\n"):format(k, py.fixed(deltas[k].delta_projected_units, 1),
+        lines[#lines + 1] = ("  %s: %s %s\n"):format(k,
+                                                     py.fixed(deltas[k].delta_projected_units, 1),
                                                     deltas[k].unit)
       end
       out:write(table.concat(lines))
@@ -1116,6 +1181,8 @@ local function inference_result(hw, requests, options, input_class)
                        "slo_goodput_output_tokens_s", res.slo_goodput_output_tokens_s)
 end
 
+local MAX_REQUESTS, MAX_OUTPUT_TOKENS = 100000, 10000000   -- spec 3.5 (input.limit)
+
 local OPTION_DEFAULTS = { parameters = 7e9, bytes_per_parameter = 2.0,
                           kv_bytes_per_token = 131072.0, ttft_slo_s = 1.0, itl_slo_s = 0.05 }
 
@@ -1139,18 +1206,30 @@ local function scenario_inference(file)
                                py.repr(opts.bytes_per_parameter), py.repr(hw.memory_bytes)),
                     file = file, line = w.line, column = w.column, path = "/options/parameters" } })
   end
+  if #doc.requests > MAX_REQUESTS then
+    local w = engine.where(doc, "requests")
+    input_error({ { rule = "input.limit", file = file, line = w.line, column = w.column,
+                    path = "/requests",
+                    message = ("%d requests is over the limit of 100,000")
+                              :format(#doc.requests) } })
+  end
   local requests, problems, tokens = {}, {}, 0
   for i, item in ipairs(doc.requests) do
     local r, p = request_of(item, i, file)
     requests[i] = r
     for _, x in ipairs(p) do problems[#problems + 1] = x end
-    if math.type(r.output_tokens) == "integer" then tokens = tokens + r.output_tokens end
+    -- Summed as a float and capped per item: huge counts cannot wrap around.
+    if math.type(r.output_tokens) == "integer" then
+      tokens = math.min(tokens + r.output_tokens, MAX_OUTPUT_TOKENS + 1.0)
+    end
   end
   if #problems > 0 then input_error(problems) end
-  if tokens > 10000000 then
-    input_error({ { rule = "input.limit", file = file, path = "/requests",
-                    message = ("%d output tokens in total is over the limit of 10,000,000")
-                              :format(tokens) } })
+  if tokens > MAX_OUTPUT_TOKENS then
+    local w = engine.where(doc, "requests")
+    input_error({ { rule = "input.limit", file = file, line = w.line, column = w.column,
+                    path = "/requests",
+                    message = "the requests ask for more than 10,000,000 output tokens "
+                              .. "in total" } })
   end
   return inference_result(hw, requests, opts, "scenario")
 end
@@ -1210,7 +1289,7 @@ local function inference_text(r)
   return table.concat(lines)
 end
 
-prog:verb {
+verb {
   name    = "inference",
   summary = "single-device inference service model, or the built-in 72-run sweep",
   options = { { "--scenario", type = "path", metavar = "FILE", help = "an inference-scenario" },
@@ -1334,13 +1413,43 @@ local function partition_stats(list)
                        "size_probability", probs), pmap
 end
 
-local function philly(doc, cutoff_text)
+-- Seconds since the epoch of the cutoff's midnight; a usage error otherwise.
+local function parse_cutoff(cutoff_text)
   local y, m, d = cutoff_text:match("^(%d%d%d%d)%-(%d%d)%-(%d%d)$")
   local cutoff = y and valid_date(tonumber(y), tonumber(m), tonumber(d))
                  and days_from_civil(tonumber(y), tonumber(m), tonumber(d)) * 86400
   if not cutoff then
     engine.usage("--cutoff", ("--cutoff takes a date YYYY-MM-DD, got '%s'"):format(cutoff_text))
   end
+  return cutoff
+end
+
+-- A copy of a log view that canonical JSON can encode: a YAML timestamp
+-- (a userdata) becomes its Python str() text.
+local function digestible(v)
+  local t = engine.type(v)
+  if t == "map" then
+    local o = engine.object()
+    for k, x in pairs(v) do o[k] = digestible(x) end
+    return o
+  elseif t == "list" then
+    local a = engine.array()
+    for i, x in ipairs(v) do a[i] = digestible(x) end
+    return a
+  end
+  if type(v) == "userdata" and not engine.isnull(v) then return tostring(v) end
+  return v
+end
+
+-- The digest of the log as read (divergence: its canonical JSON, not its bytes).
+local function log_digest(doc)
+  local ok, d = pcall(models.scheduling.canonical_digest, engine.plain(doc))
+  if ok then return d end
+  return models.scheduling.canonical_digest(digestible(doc))
+end
+
+local function philly(doc, cutoff_text, file)
+  local cutoff = parse_cutoff(cutoff_text)
   local ex = { missing_or_invalid_submission = 0, no_attempts = 0,
                incomplete_or_invalid_attempt = 0, cross_cutoff_attempts = 0 }
   local cal, val = {}, {}
@@ -1367,7 +1476,8 @@ local function philly(doc, cutoff_text)
   end
   for _, part in ipairs({ { "calibration", cal }, { "validation", val } }) do
     if #part[2] == 0 then
-      input_error({ { message = ("the %s partition is empty: no valid attempt falls %s the "
+      input_error({ { file = file,
+                      message = ("the %s partition is empty: no valid attempt falls %s the "
                                  .. "cutoff %s"):format(part[1], part[1] == "calibration"
                                  and "wholly before" or "on or after", cutoff_text) } })
     end
@@ -1384,7 +1494,7 @@ local function philly(doc, cutoff_text)
   for _, s in ipairs(sizes) do tv = tv + math.abs((cp[s] or 0.0) - (vp[s] or 0.0)) end
   return engine.object(
     "schema_version", "philly-workload-validation/v1", "evidence_class", "external-observed",
-    "source_sha256", models.scheduling.canonical_digest(engine.plain(doc)),
+    "source_sha256", log_digest(doc),
     "calibration_before", cutoff_text, "validation_on_or_after", cutoff_text,
     "excluded", engine.object("missing_or_invalid_submission", ex.missing_or_invalid_submission,
                               "no_attempts", ex.no_attempts,
@@ -1393,7 +1503,7 @@ local function philly(doc, cutoff_text)
     "calibration", cs, "validation", vs, "held_out_size_total_variation", 0.5 * tv)
 end
 
-prog:verb {
+verb {
   name     = "philly",
   summary  = "workload-shape validation of a Philly job log: temporal split, sizes",
   operands = { name = "LOG", min = 1, max = 1 },
@@ -1401,8 +1511,9 @@ prog:verb {
                  help = "calibration before, validation on or after this date" },
                fmt_opt() },
   run      = function(args, out)
+    parse_cutoff(args.cutoff)    -- a usage error comes before reading the log
     local doc = load_doc(args.operands[1], "philly-job-log", true)
-    local r = philly(doc, args.cutoff)
+    local r = philly(doc, args.cutoff, args.operands[1])
     if args.format == "json" then
       local o = engine.object("pack", "scheduling")
       for _, k in ipairs({ "schema_version", "evidence_class", "source_sha256",
@@ -1459,9 +1570,12 @@ local REFERENCES = {
   { id = 4, source = "Harvard FASRC cluster computing service page: Cannon has 1,000+ GPUs" },
   { id = "4a", source = "Harvard FASRC status page, emergency Slurm patch, 18 Aug 2026" },
   { id = "4b", source = "SchedMD bug 25685 (Slurm memory leak, fixed in 26.05.3)" },
-  { id = 25, source = "Verma et al., Large-scale cluster management at Google with Borg, EuroSys 2015" },
-  { id = 34, source = "Kokolis et al. (Meta), Revisiting Reliability in Large-Scale ML Research Clusters, arXiv:2410.21680" },
-  { id = 35, source = "Jeon et al. (Microsoft), Analysis of Large-Scale Multi-Tenant GPU Clusters, USENIX ATC 2019" },
+  { id = 25, source = "Verma et al., Large-scale cluster management at Google with Borg, "
+                      .. "EuroSys 2015" },
+  { id = 34, source = "Kokolis et al. (Meta), Revisiting Reliability in Large-Scale ML Research "
+                      .. "Clusters, arXiv:2410.21680" },
+  { id = 35, source = "Jeon et al. (Microsoft), Analysis of Large-Scale Multi-Tenant GPU Clusters, "
+                      .. "USENIX ATC 2019" },
   { id = 37, source = "Li et al. (Alibaba), Heterogeneity at Hyperscale, OSDI 2026" },
   { id = 41, source = "US 11,128,536 B2, intent-based traffic management" },
 }
@@ -1478,7 +1592,7 @@ local function g4(x)
   return ("%.4g"):format(x)
 end
 
-prog:verb {
+verb {
   name    = "validate",
   summary = "the validation registry: 17 points, declined anchors, mutations",
   options = { { "--mutate", type = "choice", choices = MUTATIONS, metavar = "NAME",
@@ -1503,7 +1617,9 @@ prog:verb {
     end
     if args.format == "json" then
       local declined, refs = engine.array(), engine.array()
-      for i, d in ipairs(entry.declined) do declined[i] = engine.object("what", d.what, "why", d.why) end
+      for i, d in ipairs(entry.declined) do
+        declined[i] = engine.object("what", d.what, "why", d.why)
+      end
       for i, r in ipairs(REFERENCES) do refs[i] = engine.object("id", r.id, "source", r.source) end
       out:json(engine.object(
         "pack", "scheduling", "mutation", args.mutate or engine.null, "ok", entry.ok,
@@ -1534,7 +1650,7 @@ prog:verb {
 
 -- ---- lint (4.12) ------------------------------------------------------------------
 
-prog:verb {
+verb {
   name     = "lint",
   summary  = "rules over capacity requests and scheduler policies",
   lint     = true,

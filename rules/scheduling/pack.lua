@@ -289,7 +289,8 @@ engine.declare {
   id       = "scheduling.missing-field",
   severity = "error",
   stage    = "check",
-  summary  = "a capacity request needs fleet, fleet.gpus, request.additional_gpus; a policy needs policy",
+  summary  = "a capacity request needs fleet, fleet.gpus, request.additional_gpus; "
+             .. "a policy needs policy",
   fix      = "add the missing key; the finding's path names it",
 }
 
@@ -336,6 +337,31 @@ engine.rule {
   end,
 }
 
+-- The limits of spec 5.13 for the gate runs of a scheduler policy (3.9),
+-- checked before any simulation; a rule cannot emit the core id
+-- input.limit, so this input-stage rule carries it (the file is unusable).
+engine.rule {
+  id       = "scheduling.input-limit",
+  kind     = "scheduler-policy",
+  severity = "error",
+  stage    = "input",
+  summary  = "the gate runs of a scheduler policy must stay within the simulator's limits",
+  fix      = "lower offered_load, gpus, the failure rate or gate.horizon_days",
+  check    = function(doc, ctx)
+    local cluster = SCHED.plain_fields(SCHED.CONFIG_FIELDS, doc.cluster)
+    local c = SCHED.resolved(SCHED.CONFIG_FIELDS, cluster)
+    if #SCHED.config_cross(c) > 0 then return end
+    local g = doc.gate
+    c.horizon_days = g and g.horizon_days or SCHED.GATE.horizon_days
+    local limit = models.scheduling.check_limits(c, VARIANT)
+    if limit then
+      local key = limit.path:match("^/(.*)$")
+      local at, k = where_key(doc, "cluster", key)
+      ctx:fail(at, k, "input.limit: " .. limit.message)
+    end
+  end,
+}
+
 -- ---- capacity-request (6.2) ----
 
 local TARGET_E, TARGET_P = 0.93, 0.90
@@ -363,7 +389,8 @@ engine.rule {
   id       = "scheduling.recoverable-exceeds-request",
   kind     = "capacity-request",
   severity = "error",
-  summary  = "raising E and P to their targets must not recover at least what the purchase delivers",
+  summary  = "raising E and P to their targets must not recover at least what the purchase "
+             .. "delivers",
   rationale = "scheduler work that recovers stranded GPU-hours is cheaper than GPUs that strand "
               .. "at the same rates",
   fix      = "raise allocation efficiency and productive ratio first, or show targets the fleet "

@@ -4,7 +4,8 @@
  * log-normal means and expected work (5.3), the workload stream (5.8.7),
  * whole simulations (the conformance runs of 4.4 and the per-seed details
  * of registry points 4, 6, 7 and 9), the inference model (4.9, 5.10.3),
- * exact means (a tie of the 4.6 table) and the limits of 5.13. Exact
+ * exact means (a tie of the 4.6 table), the limits of 5.13 and the
+ * prepared samplers and demand table the stream and the run use. Exact
  * double equality is on purpose: the spec pins these bit for bit.
  */
 #include <criterion/criterion.h>
@@ -13,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/models/pcg64_dist.h"
 #include "core/models/scheduling.h"
 
 static struct sched_stranded_in scenario(double gpus)
@@ -345,4 +347,96 @@ Test(scheduling, inference_rejects_oversized)
 	cr_assert(eq(int, out[0].state, SCHED_REQ_REJECT_ARRIVAL));
 	cr_assert(eq(int, out[1].state, SCHED_REQ_DONE));
 	cr_assert(eq(dbl, res.slo_attainment, 1.0));
+}
+
+/* The prepared forms the workload stream draws through give the draws of
+ * the plain samplers: the vectors of 5.8.7 from a fresh generator seeded 0. */
+Test(scheduling, prepared_samplers_match_vectors)
+{
+	static const int sizes[10] = { 4, 1, 1, 1, 8, 32, 4, 8, 2, 32 };
+	static const int64_t pois[8] = { 1, 0, 0, 2, 1, 2, 1, 1 };
+	static const int64_t ptrs[6] = { 19, 7, 19, 22, 22, 20 };
+	static const double size_p[10] = { 0.42, 0.13, 0.13, 0.18, 0.05,
+					    0.04, 0.025, 0.015, 0.007, 0.003 };
+	static const int table[10] = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 };
+	double cdf[10];
+	struct pcg64 g;
+	int i;
+
+	pcg64_choice_cdf(size_p, 10, cdf);
+	pcg64_seed_u64(&g, 0);
+	for (i = 0; i < 10; i++)
+		cr_assert(eq(int, table[pcg64_choice_from_cdf(&g, cdf, 10)], sizes[i]));
+	pcg64_seed_u64(&g, 0);
+	for (i = 0; i < 8; i++)
+		cr_assert(eq(i64, pcg64_poisson_enlam(&g, 0.5, exp(-0.5)), pois[i]));
+	pcg64_seed_u64(&g, 0);
+	for (i = 0; i < 6; i++)
+		cr_assert(eq(i64, pcg64_poisson_enlam(&g, 17.3, exp(-17.3)), ptrs[i]));
+	pcg64_seed_u64(&g, 0);
+	cr_assert(eq(i64, pcg64_poisson_enlam(&g, 0.0, 1.0), 0));
+}
+
+/* A stream expected well above 10,000,000 jobs is refused before any draw
+ * (5.13): the limit, its path, and nothing allocated. */
+Test(scheduling, job_limit_before_generation)
+{
+	struct sched_config c;
+	struct sched_job_spec *j = NULL;
+	struct diag err;
+
+	sched_config_default(&c);
+	c.gpus = 1048576;
+	c.horizon_days = 366;
+	diag_init(&err);
+	cr_assert(eq(int, sched_check_limits(&c, NULL, &err), -1));
+	cr_assert(strcmp(diag_id(&err), "input.limit") == 0);
+	cr_assert(strcmp(err.path, "/offered_load") == 0);
+	/* The default cluster over 366 days stays far inside every limit. */
+	sched_config_default(&c);
+	c.horizon_days = 366;
+	diag_init(&err);
+	cr_assert(eq(int, sched_check_limits(&c, NULL, &err), 0));
+	cr_assert(sched_generate(&c, NULL, &j, &err) > 0);
+	free(j);
+}
+
+/* The demand curve the simulation tabulates per day is sched_demand's, bit
+ * for bit: a 3-day steady run's inference demand ledger (4.4 conformance
+ * run sim-01: 20160.000000000007) is the sequential sum of sched_demand. */
+Test(scheduling, tabulated_demand_equals_formula)
+{
+	struct sched_config c;
+	struct sched_result r;
+	double sum = 0.0;
+	int64_t t;
+
+	sched_config_default(&c);
+	c.horizon_days = 3;
+	c.seed = 7;
+	for (t = 0; t < 3 * SCHED_STEPS_PER_DAY; t++)
+		sum += sched_demand(&c, t, 0.0) * SCHED_DT_H;
+	cr_assert(eq(dbl, sum, 20160.000000000007));
+	run(&c, SCHED_RIGID, &r);
+	cr_assert(eq(dbl, r.ledger.inf_demand, sum));
+	sched_result_release(&r);
+}
+
+/* sd of the grid (4.5) is Python 3.11's statistics.stdev: the correctly
+ * rounded root of the exact sample variance. The figures are that
+ * function's on these vectors (the grid's S1 intent preemptions and S2
+ * rigid realizations, seeds 42-44); a naive two-pass root gives
+ * 15.567059238447492 and 0.02645127596166201. */
+Test(scheduling, stdev_correctly_rounded)
+{
+	static const double pre[3] = { 31.0, 0.0, 13.0 };
+	static const double real[3] = { 0.7414, 0.7154, 0.7683 };
+	static const double same[4] = { 0.5, 0.5, 0.5, 0.5 };
+	static const double wide[3] = { 1.7976931348623157e308, -1.7976931348623157e308, 0.0 };
+
+	cr_assert(eq(dbl, sched_stdev(pre, 3), 15.56705923844749));
+	cr_assert(eq(dbl, sched_stdev(real, 3), 0.026451275961662014));
+	cr_assert(eq(dbl, sched_stdev(same, 4), 0.0));
+	cr_assert(eq(dbl, sched_stdev(pre, 1), 0.0));
+	cr_assert(eq(dbl, sched_stdev(wide, 3), 1.7976931348623157e308));
 }

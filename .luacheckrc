@@ -6,5 +6,8 @@ read_globals = { "engine", "models", "re", "require", "utf8",
   math = { fields = { "type", "tointeger", "maxinteger", "mininteger", "ult" } },
   table = { fields = { "pack", "unpack", "move" } } }
 max_line_length = 100
+-- `not (x < y)` is how the packs write a comparison that NaN must fail:
+-- `x >= y` would let NaN through the other way round.
+ignore = { "581" }
 -- Pack globals that mutations or other pack files reach.
 files["rules/"] = { allow_defined_top = true }

@@ -1013,6 +1013,24 @@ static void push_arg_value(lua_State *L, const struct ap_option *opt,
 	}
 }
 
+/* Under the option's list (at the top), set args.<key>_via (the table below
+ * it): value index -> the long name of the shorthand that gave it. */
+static void push_via(lua_State *L, const struct ap_slot *s, const char *key)
+{
+	char name[160];
+	size_t j;
+
+	lua_newtable(L);
+	for (j = 0; j < s->nvalues; j++) {
+		if (!s->values[j].via)
+			continue;
+		lua_pushstring(L, s->values[j].via);
+		lua_rawseti(L, -2, (lua_Integer)j + 1);
+	}
+	snprintf(name, sizeof name, "%s_via", key);
+	lua_setfield(L, -3, name);
+}
+
 /* Build the args table; arguments: the result pointer (light userdata). */
 static int build_args(lua_State *L)
 {
@@ -1029,11 +1047,17 @@ static int build_args(lua_State *L)
 
 		arg_key(o->name, key, sizeof key);
 		if (o->repeat_append) {
+			int via = 0;
+
 			lua_createtable(L, (int)s->nvalues, 0);
 			for (j = 0; j < s->nvalues; j++) {
 				push_arg_value(L, o, &s->values[j]);
 				lua_rawseti(L, -2, (lua_Integer)j + 1);
+				via |= s->values[j].via != NULL;
 			}
+			/* args.<key>_via[i]: the shorthand that gave value i (expands_to). */
+			if (via)
+				push_via(L, s, key);
 		} else if (s->has_value && s->nvalues) {
 			push_arg_value(L, o, &s->values[s->nvalues - 1]);
 		} else if (o->type == AP_FLAG) {

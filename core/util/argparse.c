@@ -459,7 +459,11 @@ static int expand_value(struct ap_ctx *c, const struct ap_option *o, const char 
 	dst = res->storage + res->storage_len;
 	snprintf(dst, need, "%s%s", o->expand_prefix, text);
 	res->storage_len += need;
-	return set_value(c, o->expand_to, dst, 1);
+	if (set_value(c, o->expand_to, dst, 1) != 0)
+		return -1;
+	/* The copy remembers where it came from, for the caller's messages. */
+	res->slots[o->expand_to].values[res->slots[o->expand_to].nvalues - 1].via = o->name;
+	return 0;
 }
 
 /* Store the value of option 'idx': appended, or replacing the last. */

@@ -108,6 +108,7 @@ struct ap_value {
 	int64_t i;          /* AP_INT */
 	double f;           /* AP_FLOAT */
 	int b;              /* AP_FLAG */
+	const char *via;    /* a shorthand's copy: the shorthand's long name */
 };
 
 struct ap_slot {

@@ -138,9 +138,12 @@ end
 
 -- Apply --set items in argv order; 'prefix' is the JSON Pointer of the
 -- overridden mapping ("" or "/config").
-local function apply_sets(fields, sets, given, origins, prefix)
+-- The --set items in order; via[i] names the flag that gave item i (a
+-- flag of expands_to), so that its errors name that flag.
+local function apply_sets(fields, sets, given, origins, prefix, via)
   local errs = {}
-  for _, item in ipairs(sets or {}) do
+  for i, item in ipairs(sets or {}) do
+    local option = via and via[i] or "--set"
     local key, text = item:match("^([^=]+)=(.*)$")
     if not key then
       engine.usage("--set", ("--set takes KEY=VALUE, got '%s'"):format(item))
@@ -153,11 +156,11 @@ local function apply_sets(fields, sets, given, origins, prefix)
       local v = SCHED.yaml_scalar(text)
       local why = SCHED.bad_value(f, v)
       if why then
-        errs[#errs + 1] = { message = "--set: " .. why, path = prefix .. "/" .. key,
-                            argument = "--set" }
+        errs[#errs + 1] = { message = option .. ": " .. why, path = prefix .. "/" .. key,
+                            argument = option }
       else
         given[key] = v
-        origins[key] = { argument = "--set" }
+        origins[key] = { argument = option }
       end
     end
   end
@@ -261,10 +264,13 @@ local stranded_options = {
     help = "start from a worked example: " .. table.concat(PRESET_NAMES, ", ") },
   CONFIG_OPT,
 }
+-- Each flag is a --set of its field in its argv place (4.1): expands_to
+-- appends "field=value" to args.set, and args.set_via names the flag.
 for _, fl in ipairs(STRANDED_FLAGS) do
   stranded_options[#stranded_options + 1] = { fl[1], type = fl[3] or "float",
                                               finite = false, metavar = "X",
-                                              help = "set " .. fl[2] }
+                                              help = "set " .. fl[2],
+                                              expands_to = "--set " .. fl[2] .. "=" }
 end
 for _, o in ipairs({ SET_OPT, fmt_opt(), STRICT_OPT }) do
   stranded_options[#stranded_options + 1] = o
@@ -288,15 +294,7 @@ local function resolve_stranded(args)
       if k == "degradation_weight" then weight_given = true end
     end
   end
-  for _, fl in ipairs(STRANDED_FLAGS) do
-    local v = args[fl[1]:sub(3):gsub("-", "_")]
-    if v ~= nil then
-      apply_value(STRANDED, fl[2], v, given, origins, fl[1])
-      if fl[2] ~= "usd_per_gpu_hour" then others = true end
-      if fl[2] == "degradation_weight" then weight_given = true end
-    end
-  end
-  apply_sets(STRANDED, args.set, given, origins, "")
+  apply_sets(STRANDED, args.set, given, origins, "", args.set_via)
   for _, item in ipairs(args.set or {}) do
     local key = item:match("^([^=]+)=")
     if key ~= "usd_per_gpu_hour" then others = true end
@@ -1660,6 +1658,6 @@ verb {
                fmt_opt(LINT_FORMATS) },
   run      = function(args)
     return engine.lint { operands = args.operands, pack = "scheduling",
-                         strict = not args.no_strict, format = args.format }
+                         strict = verbs.strict_choice(args), format = args.format }
   end,
 }

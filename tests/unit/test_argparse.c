@@ -1522,6 +1522,11 @@ Test(argparse, shorthand_takes_its_argv_place)
 	cr_assert_eq(s->nvalues, 5);
 	for (i = 0; i < 5; i++)
 		cr_assert_str_eq(s->values[i].text, want[i], "value %zu", i);
+	/* Each copy names the shorthand it came from; direct values none. */
+	cr_assert_null(s->values[0].via);
+	cr_assert_str_eq(s->values[1].via, "--seed");
+	cr_assert_null(s->values[2].via);
+	cr_assert_str_eq(s->values[3].via, "--name");
 	/* The shorthand keeps its own value too (the last one given). */
 	s = slot_of(&r, "--seed");
 	cr_assert(s->given && s->values[0].i == 3);

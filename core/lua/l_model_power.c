@@ -313,17 +313,25 @@ static const char *const result_names[] = {
 	"max_price_mwh", NULL,
 };
 
+/* The 13-figure result table of one fleet run. */
+static void push_fleet_result(lua_State *L, uint64_t seed, const struct pw_fleet_result *r)
+{
+	long i;
+
+	lua_createtable(L, 0, 13);
+	lf_setint(L, "seed", (long long)seed);
+	lf_setint(L, "hours_curtailed", r->hours_curtailed);
+	lf_setint(L, "eligible_hours", r->eligible_hours);
+	for (i = 2; i < 12; i++)
+		lf_setnum(L, result_names[i], result_field(r, (int)i));
+}
+
 static void push_fleet(lua_State *L, const struct pw_fleet_config *c,
 		       const struct pw_fleet_result *r)
 {
 	long i;
 
-	lua_createtable(L, 0, 13);
-	lf_setint(L, "seed", (long long)c->seed);
-	lf_setint(L, "hours_curtailed", r->hours_curtailed);
-	lf_setint(L, "eligible_hours", r->eligible_hours);
-	for (i = 2; i < 12; i++)
-		lf_setnum(L, result_names[i], result_field(r, (int)i));
+	push_fleet_result(L, c->seed, r);
 	lua_createtable(L, 0, 16);
 	lf_setint(L, "budget_hours", r->budget_hours);
 	lf_setint(L, "top1pct_hours", r->top1pct_hours);
@@ -384,7 +392,7 @@ int l_model_power_fleet(lua_State *L)
 int l_model_power_fleet_mean(lua_State *L)
 {
 	struct pw_fleet_config c;
-	struct pw_fleet_result r;
+	struct pw_fleet_result *r;
 	struct diag err;
 	lua_Integer seeds = luaL_checkinteger(L, 3), s;
 	int field = luaL_checkoption(L, 2, NULL, result_names);
@@ -395,15 +403,92 @@ int l_model_power_fleet_mean(lua_State *L)
 	if (seeds < 1 || seeds > 1000)
 		return luaL_error(L, "bad argument to 'power.fleet_mean': seeds must be 1..1000");
 	vals = lua_newuserdatauv(L, (size_t)seeds * sizeof *vals, 0);
-	for (s = 0; s < seeds; s++) {
-		r = (struct pw_fleet_result){ 0 };
-		c.seed = (uint64_t)s;
-		diag_init(&err);
-		if (pw_fleet(&c, &r, &err) < 0)
-			fleet_fail(L, &err);
-		vals[s] = result_field(&r, field);
-	}
+	r = lua_newuserdatauv(L, (size_t)seeds * sizeof *r, 0);
+	diag_init(&err);
+	if (pw_fleet_seeds(&c, (size_t)seeds, r, &err) < 0)
+		fleet_fail(L, &err);
+	for (s = 0; s < seeds; s++)
+		vals[s] = result_field(&r[s], field);
 	lua_pushnumber(L, exact_mean(vals, (size_t)seeds));
+	return 1;
+}
+
+/* fleet_seeds(config, seeds[, variant]) -> the result tables of seeds
+ * 0..seeds-1 (the config's own seed ignored), run on threads. */
+int l_model_power_fleet_seeds(lua_State *L)
+{
+	struct pw_fleet_config c;
+	struct pw_fleet_result *r;
+	struct diag err;
+	lua_Integer seeds = luaL_checkinteger(L, 2), s;
+
+	read_fleet(L, "fleet_seeds", 1, &c);
+	(void)lm_variant_bits(L, 3, "power", pw_switches, PW_NSWITCHES);
+	if (seeds < 1 || seeds > 1000)
+		return luaL_error(L, "bad argument to 'power.fleet_seeds': seeds must be 1..1000");
+	r = lua_newuserdatauv(L, (size_t)seeds * sizeof *r, 0);
+	diag_init(&err);
+	if (pw_fleet_seeds(&c, (size_t)seeds, r, &err) < 0)
+		fleet_fail(L, &err);
+	lua_createtable(L, (int)seeds, 0);
+	for (s = 0; s < seeds; s++) {
+		push_fleet_result(L, (uint64_t)s, &r[s]);
+		lua_rawseti(L, -2, s + 1);
+	}
+	return 1;
+}
+
+static void read_causal_opts(lua_State *L, const char *fn, int t, struct pw_causal_opts *o)
+{
+	luaL_checktype(L, t, LUA_TTABLE);
+	o->fleet_mw = num(L, fn, t, "fleet_mw", 0, 1, 1e6);
+	o->flexible_fraction = num(L, fn, t, "flexible_fraction", 0, 1, 1);
+	o->threshold_mwh = num(L, fn, t, "threshold", 0, 0, 1e6);
+	o->budget_fraction = num(L, fn, t, "budget_fraction", 0, 0, 1);
+	if (!(o->budget_fraction < 1))
+		lf_error(L, "bad argument to 'power.%s': budget_fraction must be < 1", fn);
+	o->cheap_threshold_mwh = num(L, fn, t, "cheap_threshold", 0, 0, 1e6);
+}
+
+static void push_causal(lua_State *L, const struct pw_causal *r)
+{
+	lua_createtable(L, 0, 12);
+	lf_setint(L, "budget_hours", r->budget_hours);
+	lf_setnum(L, "cost_dollars", r->cost);
+	lf_setnum(L, "blind_cost_dollars", r->blind);
+	if (r->has_saving)
+		lf_setnum(L, "saving_dollars", r->saving);
+	lf_setnum(L, "served_mwh", r->served);
+	lf_setnum(L, "unserved_mwh", r->unserved);
+	lf_setnum(L, "extra_headroom_mw", r->flex);
+	lf_setint(L, "curtailed_hours", r->curtailed_hours);
+}
+
+/* causal_seeds(config, opts, seeds[, variant]) -> the causal results over
+ * the config's generated prices for seeds 0..seeds-1, run on threads. */
+int l_model_power_causal_seeds(lua_State *L)
+{
+	struct pw_fleet_config c;
+	struct pw_causal_opts o;
+	struct pw_causal *r;
+	struct diag err;
+	lua_Integer seeds = luaL_checkinteger(L, 3), s;
+	unsigned variant;
+
+	read_fleet(L, "causal_seeds", 1, &c);
+	read_causal_opts(L, "causal_seeds", 2, &o);
+	variant = lm_variant_bits(L, 4, "power", pw_switches, PW_NSWITCHES);
+	if (seeds < 1 || seeds > 1000)
+		return luaL_error(L, "bad argument to 'power.causal_seeds': seeds must be 1..1000");
+	r = lua_newuserdatauv(L, (size_t)seeds * sizeof *r, 0);
+	diag_init(&err);
+	if (pw_causal_seeds(&c, &o, variant, (size_t)seeds, r, &err) < 0)
+		return luaL_error(L, "power.causal_seeds: %s", err.msg);
+	lua_createtable(L, (int)seeds, 0);
+	for (s = 0; s < seeds; s++) {
+		push_causal(L, &r[s]);
+		lua_rawseti(L, -2, s + 1);
+	}
 	return 1;
 }
 
@@ -419,14 +504,7 @@ int l_model_power_causal(lua_State *L)
 	double *p;
 	int want;
 
-	luaL_checktype(L, 2, LUA_TTABLE);
-	o.fleet_mw = num(L, "causal", 2, "fleet_mw", 0, 1, 1e6);
-	o.flexible_fraction = num(L, "causal", 2, "flexible_fraction", 0, 1, 1);
-	o.threshold_mwh = num(L, "causal", 2, "threshold", 0, 0, 1e6);
-	o.budget_fraction = num(L, "causal", 2, "budget_fraction", 0, 0, 1);
-	if (!(o.budget_fraction < 1))
-		return luaL_error(L, "bad argument to 'power.causal': budget_fraction must be < 1");
-	o.cheap_threshold_mwh = num(L, "causal", 2, "cheap_threshold", 0, 0, 1e6);
+	read_causal_opts(L, "causal", 2, &o);
 	want = lf_rawfield(L, 2, "actions") == LUA_TBOOLEAN && lua_toboolean(L, -1);
 	lua_pop(L, 1);
 	variant = lm_variant_bits(L, 3, "power", pw_switches, PW_NSWITCHES);
@@ -436,16 +514,7 @@ int l_model_power_causal(lua_State *L)
 	diag_init(&err);
 	if (pw_causal(p, n, &o, variant, act, &r, &err) < 0)
 		return luaL_error(L, "power.causal: %s", err.msg);
-	lua_createtable(L, 0, 12);
-	lf_setint(L, "budget_hours", r.budget_hours);
-	lf_setnum(L, "cost_dollars", r.cost);
-	lf_setnum(L, "blind_cost_dollars", r.blind);
-	if (r.has_saving)
-		lf_setnum(L, "saving_dollars", r.saving);
-	lf_setnum(L, "served_mwh", r.served);
-	lf_setnum(L, "unserved_mwh", r.unserved);
-	lf_setnum(L, "extra_headroom_mw", r.flex);
-	lf_setint(L, "curtailed_hours", r.curtailed_hours);
+	push_causal(L, &r);
 	if (want) {
 		lua_createtable(L, (int)n, 0);
 		for (i = 0; i < n; i++) {

@@ -141,6 +141,12 @@ int pw_fleet_on(const struct pw_fleet_config *c, const double *p,
 int pw_fleet(const struct pw_fleet_config *c, struct pw_fleet_result *r,
 	     struct diag *err);
 
+/* pw_fleet of 'c' for seeds 0..n-1 into out[0..n-1] (curtailed_hours
+ * NULL), the seeds on threads (par.h): the registry's and the sweep's
+ * seed runs. The first failing seed's problem is in 'err'. */
+int pw_fleet_seeds(const struct pw_fleet_config *c, size_t n,
+		   struct pw_fleet_result *out, struct diag *err);
+
 /* ---- the causal controller (5.7) ---------------------------------------- */
 
 struct pw_causal_opts {
@@ -165,6 +171,11 @@ struct pw_causal {
 int pw_causal(const double *p, size_t n, const struct pw_causal_opts *o,
 	      unsigned variant, struct pw_action *actions, struct pw_causal *r,
 	      struct diag *err);
+
+/* The causal controller over the prices of 'c' (5.4) for seeds 0..n-1,
+ * into out[0..n-1], the seeds on threads (par.h). */
+int pw_causal_seeds(const struct pw_fleet_config *c, const struct pw_causal_opts *o,
+		    unsigned variant, size_t n, struct pw_causal *out, struct diag *err);
 
 /* ---- the stay / stitch / move ledger (5.8) ------------------------------- */
 

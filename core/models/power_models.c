@@ -53,6 +53,11 @@ POWER_MODEL(fleet, "offline (full-foresight) curtailment of a fleet over one pri
 	    FLEET_FIELDS ", optional prices list ($/MWh)");
 POWER_MODEL(fleet_mean, "exact seed mean of one rounded fleet result field",
 	    "the field's unit", FLEET_FIELDS ", field name, seeds (count)");
+POWER_MODEL(fleet_seeds, "offline curtailment over seeds 0..n-1, the seeds on threads",
+	    "list of the 13-figure results", FLEET_FIELDS ", seeds (count, 1..1000)");
+POWER_MODEL(causal_seeds, "online controller over the generated prices of seeds 0..n-1",
+	    "list of causal results (as causal, without actions)",
+	    FLEET_FIELDS ", opts (as causal), seeds (count, 1..1000)");
 POWER_MODEL(causal, "online curtailment controller over a price list",
 	    "{cost, blind ($), served, unserved (MWh), curtailed hours, actions}",
 	    "prices ($/MWh list), opts {fleet_mw (MW), flexible_fraction, threshold ($/MWh), "

@@ -22,14 +22,11 @@ local function job()
   return PW.resolve(JOB_FIELDS, nil)
 end
 
--- Per-seed fleet results (result tables) of a config over the seeds.
+-- Per-seed fleet results (result tables) of a config over seeds
+-- 0..seeds-1, run on threads by the model.
 local function per_seed(v, key, cfg, seeds)
   return v:once(key, function()
-    local rows = {}
-    for s = 0, seeds - 1 do
-      rows[s + 1] = models.power.fleet(with_fields(cfg, { seed = s }), nil, VARIANT)
-    end
-    return rows
+    return models.power.fleet_seeds(cfg, seeds, VARIANT)
   end)
 end
 
@@ -214,16 +211,13 @@ engine.figure { id = "allreduce-tax-is-payload-not-latency",
 
 local function causal_runs(v, ceiling)
   return v:once("causal:" .. ceiling, function()
-    local st, rows = v.settings, {}
-    for s = 0, st.year_seeds - 1 do
-      local cfg = fleet_cfg(st.year_h, { seed = s, spike_max_mwh = ceiling })
-      local prices = models.power.prices(cfg)
-      rows[s + 1] = models.power.causal(prices, {
-        fleet_mw = cfg.fleet_mw, flexible_fraction = cfg.flexible_fraction,
-        threshold = cfg.curtail_threshold_mwh, budget_fraction = cfg.curtail_budget_frac,
-        cheap_threshold = CAUSAL_CHEAP_THRESHOLD }, VARIANT)
-    end
-    return rows
+    local st = v.settings
+    local cfg = fleet_cfg(st.year_h, { spike_max_mwh = ceiling })
+    -- Seeds 0..year_seeds-1 over each seed's generated prices, on threads.
+    return models.power.causal_seeds(cfg, {
+      fleet_mw = cfg.fleet_mw, flexible_fraction = cfg.flexible_fraction,
+      threshold = cfg.curtail_threshold_mwh, budget_fraction = cfg.curtail_budget_frac,
+      cheap_threshold = CAUSAL_CHEAP_THRESHOLD }, st.year_seeds, VARIANT)
   end)
 end
 

@@ -332,6 +332,38 @@ Test(power, causal_generated_year)
 	cr_assert(eq(long, r.curtailed_hours, 43));
 }
 
+/* The seed runners on threads give each seed exactly its own run's figures:
+ * seed 0 of the year is the figure pinned above, and every seed equals a
+ * run on its own. */
+Test(power, seeds_on_threads_equal_runs_alone)
+{
+	struct pw_fleet_config c = fleet_defaults(8760);
+	struct pw_causal_opts o = { 100, 0.3, 200, 0.005, 50 };
+	struct pw_fleet_result fr[6], alone;
+	struct pw_causal cr[6], calone;
+	static double p[8760];
+	struct diag err;
+	size_t s;
+
+	diag_init(&err);
+	cr_assert_eq(pw_fleet_seeds(&c, 6, fr, &err), 0, "%s", err.msg);
+	cr_assert_eq(pw_causal_seeds(&c, &o, 0, 6, cr, &err), 0, "%s", err.msg);
+	cr_assert(eq(dbl, cr[0].cost, 80117191.35069203));
+	for (s = 0; s < 6; s++) {
+		c.seed = s;
+		memset(&alone, 0, sizeof alone);
+		cr_assert_eq(pw_fleet(&c, &alone, &err), 0);
+		cr_assert(fr[s].saving == alone.saving && fr[s].u_saving == alone.u_saving &&
+				  fr[s].hours_curtailed == alone.hours_curtailed,
+			  "fleet seed %zu", s);
+		pw_prices(&c, p, NULL, NULL);
+		pw_causal(p, 8760, &o, 0, NULL, &calone, &err);
+		cr_assert(cr[s].cost == calone.cost && cr[s].served == calone.served &&
+				  cr[s].curtailed_hours == calone.curtailed_hours,
+			  "causal seed %zu", s);
+	}
+}
+
 /* ---- the span ledger (5.8, 4.8, 4.9) --------------------------------------------- */
 
 static const struct pw_span_job SPAN = { 405.0, 16384, 168.0, 5.0, 1.4, 2.5, NAN,

@@ -3,7 +3,8 @@
  * nothing (one seed each, its own generator and scratch) hands them out
  * here; each job writes only its own result, so the figures are those of
  * running the jobs one by one, whatever the number of threads or their
- * timing. Pure C and pthreads, no state kept between calls.
+ * timing. Pure C and pthreads; the only state kept between calls is a
+ * list of spare job records (par.c). Safe to call from several threads.
  */
 #ifndef INFRAGATE_MODELS_PAR_H
 #define INFRAGATE_MODELS_PAR_H

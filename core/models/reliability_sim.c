@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "core/models/exact_mean.h"
+#include "core/models/par.h"
 #include "core/models/pcg64.h"
 
 const char *const rel_policy_names[REL_NPOLICIES] = {
@@ -379,40 +380,97 @@ int rel_simulate(const struct rel_config *c, enum rel_policy p,
 	return metrics(c, p, &r, out, err);
 }
 
+/* Seeds run in blocks on threads (par.h): each seed builds its own
+ * timeline and writes only its own row, and the exact sums do not depend
+ * on the order they are fed, so the means are those of a serial run. A
+ * block bounds the rows kept at once. */
+#define REL_SEED_BLOCK 1024
+
+struct seed_rows {
+	const struct rel_config *c;
+	unsigned mask, variant;
+	uint64_t first;                     /* the block's first seed */
+	double (*row)[REL_NPOLICIES][REL_NFIELDS];
+	double *events;
+	struct diag *errs;
+	int *failed;
+};
+
+static void seed_row(void *ctx, size_t i)
+{
+	struct seed_rows *b = ctx;
+	struct rel_config run = *b->c;
+	struct rel_timeline tl;
+	size_t p, f;
+
+	run.seed = b->first + i;
+	diag_init(&b->errs[i]);
+	b->failed[i] = 0;
+	if (rel_timeline_build(&run, &tl, &b->errs[i]) < 0) {
+		b->failed[i] = 1;
+		return;
+	}
+	b->events[i] = (double)tl.count;
+	for (p = 0; p < REL_NPOLICIES; p++) {
+		struct rel_result res;
+
+		if (!(b->mask & (1u << p)))
+			continue;
+		if (rel_simulate(&run, (enum rel_policy)p, &tl, b->variant, &res,
+				 &b->errs[i]) < 0) {
+			b->failed[i] = 1;
+			break;
+		}
+		for (f = 0; f < REL_NFIELDS; f++)
+			b->row[i][p][f] = rel_result_field(&res, f);
+	}
+	rel_timeline_free(&tl);
+}
+
 int rel_seed_means(const struct rel_config *c, unsigned mask, uint64_t nseeds,
 		   unsigned variant, struct rel_means out[REL_NPOLICIES],
 		   struct diag *err)
 {
 	struct exact_sum sums[REL_NPOLICIES][REL_NFIELDS], events;
-	struct rel_config run = *c;
-	uint64_t s;
-	size_t p, f;
+	struct seed_rows b = { c, mask, variant, 0, NULL, NULL, NULL, NULL };
+	size_t p, f, i, n;
+	int rc = 0;
 
 	for (p = 0; p < REL_NPOLICIES; p++)
 		for (f = 0; f < REL_NFIELDS; f++)
 			exact_sum_init(&sums[p][f]);
 	exact_sum_init(&events);
-	for (s = 0; s < nseeds; s++) {
-		struct rel_timeline tl;
-
-		run.seed = s;
-		if (rel_timeline_build(&run, &tl, err) < 0)
-			return -1;
-		exact_sum_add(&events, (double)tl.count);
-		for (p = 0; p < REL_NPOLICIES; p++) {
-			struct rel_result res;
-
-			if (!(mask & (1u << p)))
-				continue;
-			if (rel_simulate(&run, (enum rel_policy)p, &tl, variant, &res, err) < 0) {
-				rel_timeline_free(&tl);
-				return -1;
-			}
-			for (f = 0; f < REL_NFIELDS; f++)
-				exact_sum_add(&sums[p][f], rel_result_field(&res, f));
-		}
-		rel_timeline_free(&tl);
+	b.row = malloc(REL_SEED_BLOCK * sizeof *b.row);
+	b.events = malloc(REL_SEED_BLOCK * sizeof *b.events);
+	b.errs = malloc(REL_SEED_BLOCK * sizeof *b.errs);
+	b.failed = malloc(REL_SEED_BLOCK * sizeof *b.failed);
+	if (!b.row || !b.events || !b.errs || !b.failed) {
+		diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory for the seed runs");
+		rc = -1;
 	}
+	for (b.first = 0; rc == 0 && b.first < nseeds; b.first += n) {
+		n = nseeds - b.first < REL_SEED_BLOCK ? (size_t)(nseeds - b.first)
+						      : REL_SEED_BLOCK;
+		par_for(n, seed_row, &b);
+		for (i = 0; i < n && rc == 0; i++) {
+			if (b.failed[i]) {
+				*err = b.errs[i];
+				rc = -1;
+				break;
+			}
+			exact_sum_add(&events, b.events[i]);
+			for (p = 0; p < REL_NPOLICIES; p++)
+				if (mask & (1u << p))
+					for (f = 0; f < REL_NFIELDS; f++)
+						exact_sum_add(&sums[p][f], b.row[i][p][f]);
+		}
+	}
+	free(b.row);
+	free(b.events);
+	free(b.errs);
+	free(b.failed);
+	if (rc < 0)
+		return -1;
 	for (p = 0; p < REL_NPOLICIES; p++) {
 		for (f = 0; f < REL_NFIELDS; f++)
 			out[p].field[f] = exact_sum_mean(&sums[p][f], nseeds);

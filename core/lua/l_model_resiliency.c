@@ -663,7 +663,7 @@ int l_model_resiliency_batch(lua_State *L)
 		j->variant = variant;
 	}
 	diag_init(&err);
-	if (rs_batch(jobs, (size_t)n, 0, &err) < 0)
+	if (rs_batch(jobs, (size_t)n, &err) < 0)
 		return luaL_error(L, "resiliency.batch: %s", err.msg);
 	lua_createtable(L, (int)n, 0);
 	for (i = 1; i <= n; i++) {

@@ -349,10 +349,10 @@ struct rs_job {
 	struct diag err;
 };
 
-/* Run independent jobs, on up to 'threads' threads (0: one per online CPU,
- * at most 8). Each job's figures are those of running it alone. Returns 0,
- * or -1 with 'err' copied from the first job that failed. */
-int rs_batch(struct rs_job *jobs, size_t n, int threads, struct diag *err);
+/* Run independent jobs on threads (par.h), heaviest first. Each job's
+ * figures are those of running it alone. Returns 0, or -1 with 'err'
+ * copied from the first job that failed. */
+int rs_batch(struct rs_job *jobs, size_t n, struct diag *err);
 
 /* ---- model descriptors (models.def) --------------------------------------- */
 

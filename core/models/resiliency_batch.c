@@ -7,22 +7,18 @@
  * Jobs are handed out heaviest first (an estimate of their draws), so the
  * longest one does not start last.
  *
- * No state survives the call; the caller owns the jobs and their results.
+ * No state survives the call (par.c keeps only spare records); the caller
+ * owns the jobs and their results.
  */
 #include "core/models/resiliency.h"
 
-#include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#define RS_MAX_THREADS 8
+#include "core/models/par.h"
 
 struct batch {
 	struct rs_job *jobs;
 	size_t *order;           /* job indices, heaviest first */
-	size_t n, next;
-	pthread_mutex_t mu;
 };
 
 static void run_job(struct rs_job *j)
@@ -36,20 +32,13 @@ static void run_job(struct rs_job *j)
 					j->variant, &j->result, &j->err) < 0;
 }
 
-static void *worker(void *arg)
+/* par_for hands out indices in order; the order array makes that the
+ * heaviest job first. */
+static void run_ordered(void *ctx, size_t i)
 {
-	struct batch *b = arg;
+	struct batch *b = ctx;
 
-	for (;;) {
-		size_t i;
-
-		pthread_mutex_lock(&b->mu);
-		i = b->next < b->n ? b->order[b->next++] : b->n;
-		pthread_mutex_unlock(&b->mu);
-		if (i >= b->n)
-			return NULL;
-		run_job(&b->jobs[i]);
-	}
+	run_job(&b->jobs[b->order[i]]);
 }
 
 /* Expected random() calls per simulated year, roughly: every Poisson
@@ -94,29 +83,17 @@ static void sort_order(size_t *order, size_t n, const struct rs_job *jobs)
 	}
 }
 
-int rs_batch(struct rs_job *jobs, size_t n, int threads, struct diag *err)
+int rs_batch(struct rs_job *jobs, size_t n, struct diag *err)
 {
-	pthread_t tid[RS_MAX_THREADS];
 	struct batch b;
-	size_t i, started = 0;
-	long cpus;
+	size_t i;
 
 	if (n > RS_MAX_JOBS) {
 		diag_set(err, DIAG_E_ERROR, 0, 0, "a batch holds at most %d jobs",
 			 RS_MAX_JOBS);
 		return -1;
 	}
-	if (threads <= 0) {
-		cpus = sysconf(_SC_NPROCESSORS_ONLN);
-		threads = cpus > 0 ? (int)cpus : 1;
-	}
-	if (threads > RS_MAX_THREADS)
-		threads = RS_MAX_THREADS;
-	if ((size_t)threads > n)
-		threads = (int)n;
-	memset(&b, 0, sizeof b);
 	b.jobs = jobs;
-	b.n = n;
 	b.order = malloc((n + 1) * sizeof *b.order);
 	if (!b.order) {
 		diag_set(err, DIAG_E_NOMEM, 0, 0, "the batch ran out of memory");
@@ -125,15 +102,7 @@ int rs_batch(struct rs_job *jobs, size_t n, int threads, struct diag *err)
 	for (i = 0; i < n; i++)
 		b.order[i] = i;
 	sort_order(b.order, n, jobs);
-	pthread_mutex_init(&b.mu, NULL);
-	/* The calling thread is one of the workers. */
-	for (i = 1; i < (size_t)threads; i++)
-		if (pthread_create(&tid[started], NULL, worker, &b) == 0)
-			started++;
-	worker(&b);
-	for (i = 0; i < started; i++)
-		pthread_join(tid[i], NULL);
-	pthread_mutex_destroy(&b.mu);
+	par_for(n, run_ordered, &b);
 	free(b.order);
 	for (i = 0; i < n; i++)
 		if (jobs[i].failed) {

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
 		jobs[r].years = years;
 		jobs[r].seed = &seed;
 	}
-	if (rs_batch(jobs, RS_NRUNGS, 0, &err) < 0) {
+	if (rs_batch(jobs, RS_NRUNGS, &err) < 0) {
 		fprintf(stderr, "%s\n", err.msg);
 		return 2;
 	}

@@ -531,7 +531,7 @@ Test(resiliency, batch_equals_one_by_one)
 	jobs[RS_NRUNGS].power = &power;
 	jobs[RS_NRUNGS].years = 400;
 	jobs[RS_NRUNGS].seed = &s;
-	cr_assert_eq(rs_batch(jobs, RS_NRUNGS + 1, 3, &err), 0, "%s", err.msg);
+	cr_assert_eq(rs_batch(jobs, RS_NRUNGS + 1, &err), 0, "%s", err.msg);
 	for (r = 0; r < RS_NRUNGS; r++) {
 		cr_assert_eq(rs_simulate(&p[r], &rs_default_storm, 300, &s, 0, &alone, &err), 0);
 		cr_assert_eq(jobs[r].result.draws, alone.draws);

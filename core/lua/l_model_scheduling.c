@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/lua/l_models.h"
+#include "core/models/par.h"
 #include "core/models/scheduling.h"
 #include "core/util/crypto.h"
 #include "core/util/num.h"
@@ -507,6 +508,93 @@ int l_model_scheduling_simulate(lua_State *L)
 	/* Copy the wait lists into Lua before anything can raise. */
 	push_result(L, &r, waits);
 	sched_result_release(&r);
+	return 1;
+}
+
+/* ---- simulate_batch: independent runs on threads ---- */
+
+#define MAX_BATCH 4096
+
+struct sim_run {
+	struct sched_config c;
+	struct sched_opts o;
+	struct sched_result r;
+	struct diag err;
+	int waits, failed;
+};
+
+struct sim_batch {
+	struct sim_run *runs;
+	const struct sched_variant *v;
+};
+
+static void sim_job(void *ctx, size_t i)
+{
+	struct sim_batch *b = ctx;
+	struct sim_run *run = &b->runs[i];
+
+	diag_init(&run->err);
+	run->failed = sched_simulate(&run->c, &run->o, b->v, &run->r, &run->err) < 0;
+}
+
+/* simulate_batch({{config =, policy =, opts =}...}[, variant]) -> the
+ * results of simulate for each run, in order; the runs share nothing and
+ * go to threads (core/models/par.c), so each result is that run's alone.
+ * The first run that fails (in list order) raises, as simulate would. */
+int l_model_scheduling_simulate_batch(lua_State *L)
+{
+	struct sched_variant v;
+	struct sim_batch b;
+	struct sim_run *runs;
+	lua_Integer n, i;
+
+	lua_settop(L, 2);
+	luaL_checktype(L, 1, LUA_TTABLE);
+	read_variant(L, "simulate_batch", 2, &v);
+	n = (lua_Integer)lua_rawlen(L, 1);
+	if (n < 1 || n > MAX_BATCH)
+		bad(L, "simulate_batch", "a batch holds 1..%d runs, got %lld", MAX_BATCH,
+		    (long long)n);
+	runs = lua_newuserdatauv(L, (size_t)n * sizeof *runs, 0);
+	memset(runs, 0, (size_t)n * sizeof *runs);
+	for (i = 1; i <= n; i++) {
+		struct sim_run *run = &runs[i - 1];
+		int t;
+
+		luaL_checkstack(L, 8, "simulate_batch");
+		if (lua_rawgeti(L, 1, i) != LUA_TTABLE)
+			bad(L, "simulate_batch", "run %lld is not a table", (long long)i);
+		t = lua_gettop(L);
+		rawfield(L, t, "config");
+		read_config(L, "simulate_batch", lua_gettop(L), &run->c);
+		rawfield(L, t, "policy");
+		run->o.policy = read_policy(L, "simulate_batch", lua_gettop(L));
+		rawfield(L, t, "opts");
+		/* A jobs list leaves its userdata on the stack, alive until the
+		 * call returns; everything else of the run table is popped. */
+		read_opts(L, "simulate_batch", lua_gettop(L), &run->o, &run->waits);
+	}
+	b.runs = runs;
+	b.v = &v;
+	par_for((size_t)n, sim_job, &b);
+	for (i = 0; i < n; i++)
+		if (runs[i].failed) {
+			char msg[sizeof runs[i].err.msg + 600];
+
+			snprintf(msg, sizeof msg, "scheduling.simulate_batch: %s: %s%s%s",
+				 diag_id(&runs[i].err), runs[i].err.msg,
+				 runs[i].err.path[0] ? " at " : "", runs[i].err.path);
+			for (i = 0; i < n; i++)
+				if (!runs[i].failed)
+					sched_result_release(&runs[i].r);
+			return luaL_error(L, "%s", msg);
+		}
+	lua_createtable(L, (int)n, 0);
+	for (i = 0; i < n; i++) {
+		push_result(L, &runs[i].r, runs[i].waits);
+		sched_result_release(&runs[i].r);
+		lua_rawseti(L, -2, i + 1);
+	}
 	return 1;
 }
 

@@ -66,6 +66,10 @@ TABLE_MODEL(simulate, "simulate",
 TABLE_MODEL(simulate_mean, "simulate_mean",
 	    "exact mean of one rounded metric over seeds 0..seeds-1", "the metric's unit",
 	    "(scheduler-config, policy, opts, seeds 1..64, metric name)");
+TABLE_MODEL(simulate_batch, "simulate_batch",
+	    "independent simulations on threads, each result that run's alone", "list of "
+	    "simulate results, in run order",
+	    "({{config, policy, opts}...} 1..4096 runs[, variant])");
 TABLE_MODEL(mean, "mean", "exact mean of a list of numbers, rounded once", "as the list",
 	    "a list of numbers");
 TABLE_MODEL(stdev, "stdev", "sample standard deviation of a list of numbers",

@@ -651,13 +651,24 @@ verb {
       limit_check(cfg)    -- every scenario before the first run (5.13)
       scenario_cfgs[i] = cfg
     end
-    for i, sc in ipairs(SCENARIOS) do
-      local cfg = scenario_cfgs[i]
+    -- Every run of the grid at once, on threads (simulate_batch), in the
+    -- order the rows list them.
+    local batch = {}
+    for i in ipairs(SCENARIOS) do
+      for _, p in ipairs(SCHED.POLICIES) do
+        for _, seed in ipairs(seeds) do
+          batch[#batch + 1] = { config = SCHED.with_seed(scenario_cfgs[i], seed), policy = p,
+                                opts = {} }
+        end
+      end
+    end
+    local results, next_result = limited(SCHED.simulate_batch, batch), 0
+    for _, sc in ipairs(SCENARIOS) do
       for _, p in ipairs(SCHED.POLICIES) do
         local per = {}
         for _, seed in ipairs(seeds) do
-          cfg.seed = seed
-          local r = limited(SCHED.simulate, cfg, p, {})
+          next_result = next_result + 1
+          local r = results[next_result]
           rows[#rows + 1] = engine.object("scenario", sc[1], "policy", p, "seed", seed,
                                           "metrics", metrics_json(r.metrics))
           per[#per + 1] = r.metrics
@@ -706,11 +717,19 @@ function SCHED.factorial(days, seeds, keep_runs)
       limit_check(cfg)
       local cells = {}
       for _, c in ipairs(CELLS) do cells[c[3]] = {} end
+      -- The cell's runs at once, on threads, in seed-then-cell order.
+      local batch = {}
       for _, seed in ipairs(seeds) do
-        cfg.seed = seed
         for _, c in ipairs(CELLS) do
-          local r = SCHED.simulate(cfg, "intent-closed-loop",
-                                   { tracking = c[1], elasticity = c[2] })
+          batch[#batch + 1] = { config = SCHED.with_seed(cfg, seed), policy = "intent-closed-loop",
+                                opts = { tracking = c[1], elasticity = c[2] } }
+        end
+      end
+      local results, next_result = SCHED.simulate_batch(batch), 0
+      for _, seed in ipairs(seeds) do
+        for _, c in ipairs(CELLS) do
+          next_result = next_result + 1
+          local r = results[next_result]
           local xs = cells[c[3]]
           xs[#xs + 1] = r.metrics.capacity_realization
           if r.jobs_never_started > 0 and not censored then

@@ -252,6 +252,20 @@ function SCHED.simulate(cfg, policy, opts)
   return models.scheduling.simulate(cfg, policy, opts or {}, VARIANT)
 end
 
+-- Independent runs {config =, policy =, opts =} at once, on threads; the
+-- results in run order, each that run's alone.
+function SCHED.simulate_batch(runs)
+  return models.scheduling.simulate_batch(runs, VARIANT)
+end
+
+-- A copy of a config with another seed (batch runs must not share one).
+function SCHED.with_seed(cfg, seed)
+  local c = {}
+  for k, v in pairs(cfg) do c[k] = v end
+  c.seed = seed
+  return c
+end
+
 function SCHED.mean(xs) return models.scheduling.mean(xs) end
 
 -- The presets of 5.2.3 (pack data), each scenario with defaults filled.

@@ -28,16 +28,15 @@ local function config(v, over)
   return SCHED.resolved(SCHED.CONFIG_FIELDS, given)
 end
 
--- One run per registry seed: list of results.
+-- One run per registry seed, all at once on threads: list of results.
 local function runs(v, name, policy, over, opts)
   return v:once(name .. "/" .. policy, function()
-    local out = {}
+    local batch = {}
     for i, seed in ipairs(v.settings.seeds) do
-      local cfg = config(v, over)
-      cfg.seed = seed
-      out[i] = SCHED.simulate(cfg, policy, opts or { waits = true })
+      batch[i] = { config = SCHED.with_seed(config(v, over), seed), policy = policy,
+                   opts = opts or { waits = true } }
     end
-    return out
+    return SCHED.simulate_batch(batch)
   end)
 end
 

@@ -214,9 +214,11 @@ void engine_json_envelope(struct sbuf *out, const char *verb,
 
 /* Run the registry of 'pack' (registry file 'file' or the pack's own),
  * with 'mutation' (or NULL) and 'settings_json' merged over its settings;
- * writes the registry entry JSON into 'entry' and sets *ok. Returns 0, or
+ * writes the registry entry JSON into 'entry' and sets *ok. 'host' is the
+ * worker of the pack program that asks (engine.validate), whose sandbox
+ * the registry reuses when there is no mutation, or NULL. Returns 0, or
  * -1 with errors in 'o' (usage errors name --mutate). */
-int validate_pack(struct engine *e, const char *pack, const char *file,
+int validate_pack(struct engine *e, struct worker *host, const char *pack, const char *file,
 		  const char *mutation, const char *settings_json,
 		  struct sbuf *entry, int *ok, struct engine_out *o);
 

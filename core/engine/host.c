@@ -163,7 +163,7 @@ static int h_validate(void *ud, const char *pack, const char *mutation,
 	int rc;
 
 	engine_out_init(&o);
-	rc = validate_pack(w->e, pack, NULL, mutation, settings_json, out, ok, &o);
+	rc = validate_pack(w->e, w, pack, NULL, mutation, settings_json, out, ok, &o);
 	if (rc < 0)
 		out_to_diag(&o, err);
 	engine_out_release(&o);

@@ -586,7 +586,7 @@ static void run_registry(struct engine *e, const struct packref *p,
 	if (!t)
 		return;
 	engine_out_init(&o);
-	if (validate_pack(e, p->name, NULL, NULL, NULL, &entry, &ok, &o) < 0) {
+	if (validate_pack(e, NULL, p->name, NULL, NULL, NULL, &entry, &ok, &o) < 0) {
 		for (i = 0; i < o.errors.n; i++)
 			problem(t, "%s:%u:%u: %s",
 				o.errors.items[i].file ? o.errors.items[i].file : p->name,
@@ -628,7 +628,7 @@ static void run_registry(struct engine *e, const struct packref *p,
 			break;
 		engine_out_init(&o);
 		sbuf_init(&entry);
-		if (validate_pack(e, p->name, NULL, name->v.str.s, NULL, &entry, &ok,
+		if (validate_pack(e, NULL, p->name, NULL, name->v.str.s, NULL, &entry, &ok,
 				  &o) < 0) {
 			problem(mt, "the mutation run failed: %s",
 				o.errors.n ? o.errors.items[0].message : "?");

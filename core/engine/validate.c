@@ -429,8 +429,27 @@ static int figures_match(struct engine_out *o, const struct registry *reg,
 	return o->errors.n > before ? -1 : 0;
 }
 
+/* The worker a registry runs in. A pack program's validate verb (host
+ * not NULL) has its pack loaded already: without a mutation the registry
+ * runs in that sandbox, which adds only validation.lua, instead of
+ * compiling the pack a second time. A mutation changes pack globals, so
+ * it, and `infragate validate`, get a fresh worker ('fresh', which the
+ * caller releases when it is the one returned). */
+static struct worker *run_worker(struct engine *e, struct worker *host, const char *mutation,
+				 const char *pack, struct worker *fresh)
+{
+	if (host && !mutation)
+		return host;
+	worker_init(fresh, e);
+	if (mutation) {
+		fresh->mutation = mutation;
+		fresh->mutation_pack = pack;
+	}
+	return fresh;
+}
+
 /* Compute the points and write the generic entry (spec/core.md 11.4). */
-static int generic_entry(struct engine *e, const struct registry *reg,
+static int generic_entry(struct engine *e, struct worker *host, const struct registry *reg,
 			 const char *pack, const char *mutation,
 			 const char *settings_json, struct sbuf *entry, int *ok,
 			 struct engine_out *o)
@@ -446,11 +465,10 @@ static int generic_entry(struct engine *e, const struct registry *reg,
 	int *is_int = calloc(n + 1, sizeof *is_int);
 	char **detail = calloc(n + 1, sizeof *detail);
 	int *good = calloc(n + 1, sizeof *good);
-	struct worker w;
+	struct worker fresh, *w = run_worker(e, host, mutation, pack, &fresh);
 	struct diag err;
 	int rc = -1;
 
-	worker_init(&w, e);
 	if (!ids || !actual || !is_int || !detail || !good)
 		goto done;
 	if (mutation) {
@@ -460,15 +478,13 @@ static int generic_entry(struct engine *e, const struct registry *reg,
 					 pack, mutation);
 			goto done;
 		}
-		w.mutation = mutation;
-		w.mutation_pack = pack;
 	}
-	if (worker_load_pack(&w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS |
+	if (worker_load_pack(w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS |
 					       SB_LOAD_VALIDATION) < 0) {
-		worker_fatal_out(&w, o, w.fatal.code == DIAG_E_USAGE ? "cli.usage" : NULL);
+		worker_fatal_out(w, o, w->fatal.code == DIAG_E_USAGE ? "cli.usage" : NULL);
 		goto done;
 	}
-	if (figures_match(o, reg, w.sb, pack) < 0)
+	if (figures_match(o, reg, w->sb, pack) < 0)
 		goto done;
 	if (settings_for(reg->root, mut, settings_json, &settings) < 0) {
 		engine_out_error(o, "engine.error", NULL, 0, 0, NULL,
@@ -478,7 +494,7 @@ static int generic_entry(struct engine *e, const struct registry *reg,
 	for (i = 0; i < n; i++)
 		ids[i] = str_of(points->v.list.items[i], "id");
 	diag_init(&err);
-	if (sandbox_figures(w.sb, pack, ids, n, sbuf_cstr(&settings), mutation,
+	if (sandbox_figures(w->sb, pack, ids, n, sbuf_cstr(&settings), mutation,
 			    actual, is_int, detail, &err) < 0) {
 		engine_out_error(o, "engine.error", NULL, 0, 0, NULL, "%s", err.msg);
 		goto done;
@@ -557,31 +573,27 @@ done:
 	free(actual);
 	free(ids);
 	sbuf_release(&settings);
-	worker_release(&w);
+	if (w == &fresh)
+		worker_release(&fresh);
 	return rc;
 }
 
-static int pack_entry(struct engine *e, const struct registry *reg,
+static int pack_entry(struct engine *e, struct worker *host, const struct registry *reg,
 		      const char *pack, const char *mutation,
 		      const char *settings_json, struct sbuf *entry, int *ok,
 		      struct engine_out *o)
 {
-	struct worker w;
+	struct worker fresh, *w = run_worker(e, host, mutation, pack, &fresh);
 	struct diag err;
 	int rc = -1;
 
-	worker_init(&w, e);
-	if (mutation) {
-		w.mutation = mutation;
-		w.mutation_pack = pack;
-	}
-	if (worker_load_pack(&w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS |
-					       SB_LOAD_VALIDATION) < 0) {
-		worker_fatal_out(&w, o, NULL);
+	if (worker_load_pack(w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS |
+					      SB_LOAD_VALIDATION) < 0) {
+		worker_fatal_out(w, o, NULL);
 		goto done;
 	}
 	diag_init(&err);
-	if (sandbox_registry_function(w.sb, pack, reg->root, settings_json, mutation,
+	if (sandbox_registry_function(w->sb, pack, reg->root, settings_json, mutation,
 				      entry, ok, &err) < 0) {
 		/* A malformed registry names the node by pointer; its position
 		 * is that node's, or its deepest existing ancestor's. */
@@ -599,7 +611,8 @@ static int pack_entry(struct engine *e, const struct registry *reg,
 	}
 	rc = 0;
 done:
-	worker_release(&w);
+	if (w == &fresh)
+		worker_release(&fresh);
 	return rc;
 }
 
@@ -627,7 +640,7 @@ static void name_registry_errors(struct engine *e, const char *pack,
 	worker_release(&w);
 }
 
-int validate_pack(struct engine *e, const char *pack, const char *file,
+int validate_pack(struct engine *e, struct worker *host, const char *pack, const char *file,
 		  const char *mutation, const char *settings_json,
 		  struct sbuf *entry, int *ok, struct engine_out *o)
 {
@@ -670,9 +683,9 @@ int validate_pack(struct engine *e, const char *pack, const char *file,
 			  o) < 0)
 		goto done;
 	if (p->registry_schema)
-		rc = pack_entry(e, &reg, pack, mutation, settings_json, entry, ok, o);
+		rc = pack_entry(e, host, &reg, pack, mutation, settings_json, entry, ok, o);
 	else if (well_formed(&reg, pack, o) == 0)
-		rc = generic_entry(e, &reg, pack, mutation, settings_json, entry, ok, o);
+		rc = generic_entry(e, host, &reg, pack, mutation, settings_json, entry, ok, o);
 done:
 	yaml_file_release(&reg.yf);
 	if (rc < 0)
@@ -774,7 +787,7 @@ int engine_validate(struct engine *e, const struct ap_result *res,
 		struct sbuf entry = SBUF_INIT;
 		int ok = 0;
 
-		if (validate_pack(e, packs[i], registry, mutation, NULL, &entry, &ok, o) < 0) {
+		if (validate_pack(e, NULL, packs[i], registry, mutation, NULL, &entry, &ok, o) < 0) {
 			sbuf_release(&entry);
 			rc = -1;
 			goto done;

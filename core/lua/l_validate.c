@@ -88,6 +88,33 @@ struct fig_out {
 	int is_int;
 };
 
+/* What running a registry changes in the sandbox. A registry may run
+ * inside a pack program's verb (its validate verb calls engine.validate,
+ * and the engine reuses the verb's sandbox): then the verb's pack and its
+ * loaded files must survive, so they are put back afterwards, and the
+ * files are freed with the verb's, not here. */
+struct validation_state {
+	int in_validation, nested;
+	struct sb_pack *cur_pack;
+};
+
+static void enter_validation(struct sandbox *sb, struct sb_pack *p, struct validation_state *s)
+{
+	s->in_validation = sb->in_validation;
+	s->cur_pack = sb->cur_pack;
+	s->nested = sb->in_command;
+	sb->in_validation = 1;
+	sb->cur_pack = p;
+}
+
+static void leave_validation(struct sandbox *sb, const struct validation_state *s)
+{
+	sb->in_validation = s->in_validation;
+	sb->cur_pack = s->cur_pack;
+	if (!s->nested)
+		sb_command_reset(sb);
+}
+
 /* (fn, v, result, detailbuf) -> fn(v): a number (or nil) and a detail. */
 static int figure_tramp(lua_State *L)
 {
@@ -119,6 +146,7 @@ int sandbox_figures(struct sandbox *sb, const char *pack,
 {
 	lua_State *L = sb->L;
 	struct sb_pack *p = sb_find_pack(sb, pack);
+	struct validation_state saved;
 	int vidx, rc = 0;
 	size_t i, k;
 
@@ -131,8 +159,7 @@ int sandbox_figures(struct sandbox *sb, const char *pack,
 		diag_set(err, DIAG_E_PACK, 0, 0, "pack '%s' is not loaded", pack);
 		return -1;
 	}
-	sb->in_validation = 1;
-	sb->cur_pack = p;
+	enter_validation(sb, p, &saved);
 	if (push_v(sb, settings_json, mutation, err) < 0) {
 		rc = -1;
 		goto done;
@@ -178,9 +205,7 @@ int sandbox_figures(struct sandbox *sb, const char *pack,
 	}
 	lua_settop(L, vidx - 1);
 done:
-	sb->in_validation = 0;
-	sb->cur_pack = NULL;
-	sb_command_reset(sb);
+	leave_validation(sb, &saved);
 	return rc;
 }
 
@@ -236,6 +261,7 @@ int sandbox_registry_function(struct sandbox *sb, const char *pack,
 {
 	lua_State *L = sb->L;
 	struct sb_pack *p = sb_find_pack(sb, pack);
+	struct validation_state saved;
 	char msg[DIAG_MSG_MAX];
 	struct sbuf *buf;
 	int *okp, rc = 0, base = lua_gettop(L);
@@ -246,8 +272,7 @@ int sandbox_registry_function(struct sandbox *sb, const char *pack,
 			 "pack '%s' has no registry function", pack);
 		return -1;
 	}
-	sb->in_validation = 1;
-	sb->cur_pack = p;
+	enter_validation(sb, p, &saved);
 	lua_pushcfunction(L, push_plain_tramp);
 	lua_pushlightuserdata(L, (void *)(uintptr_t)registry);
 	if (sb_pcall(sb, 1, 1, sb->lim.command_instructions, msg, sizeof msg) !=
@@ -281,8 +306,6 @@ int sandbox_registry_function(struct sandbox *sb, const char *pack,
 	sbuf_release(buf);
 done:
 	lua_settop(L, base);
-	sb->in_validation = 0;
-	sb->cur_pack = NULL;
-	sb_command_reset(sb);
+	leave_validation(sb, &saved);
 	return rc;
 }

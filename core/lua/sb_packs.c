@@ -166,6 +166,7 @@ static int load_one(struct sandbox *sb, struct sb_pack *p, const char *file,
 		    unsigned bit, int keep, struct diag *err)
 {
 	char path[4096], chunk[4096];
+	int saved_in_command, saved_in_validation;
 	enum sb_outcome out;
 
 	snprintf(path, sizeof path, "%s/%s", p->desc.dir, file);
@@ -174,11 +175,19 @@ static int load_one(struct sandbox *sb, struct sb_pack *p, const char *file,
 		p->loaded |= bit;
 		return 0;
 	}
+	/* A file may load while a verb runs (engine.validate adds
+	 * validation.lua to the verb's sandbox): load-time rules apply to it,
+	 * not the verb's, until it is loaded. */
+	saved_in_command = sb->in_command;
+	saved_in_validation = sb->in_validation;
+	sb->in_command = sb->in_validation = 0;
 	sb->loading = p;
 	sb->loading_file = file;
 	out = sb_run_file(sb, p, path, chunk, keep, err);
 	sb->loading = NULL;
 	sb->loading_file = NULL;
+	sb->in_command = saved_in_command;
+	sb->in_validation = saved_in_validation;
 	if (out != SB_OK)
 		return -1;
 	p->loaded |= bit;

@@ -258,6 +258,35 @@ Test(reliability, elastic_mttf_steepens)
 	}
 }
 
+/* The two streams are merged, not sorted: the timeline must still be in
+ * (time, count) order, hold both streams' events, and keep a burst ahead
+ * of nothing it should follow. */
+Test(reliability, timeline_merges_streams_in_order)
+{
+	struct rel_config c = defaults();
+	struct rel_timeline tl;
+	struct diag err;
+	size_t i, singles = 0, bursts = 0;
+
+	c.burst_rate_per_h = 0.01; /* 0.08 nodes/h of the 0.32 budget */
+	c.burst_blast = 8;
+	diag_init(&err);
+	cr_assert_eq(rel_timeline_build(&c, &tl, &err), 0, "%s", err.msg);
+	for (i = 0; i < tl.count; i++) {
+		if (tl.ev[i].n == 1)
+			singles++;
+		else
+			bursts++;
+		if (i > 0)
+			cr_assert(tl.ev[i - 1].t < tl.ev[i].t ||
+					  (tl.ev[i - 1].t == tl.ev[i].t && tl.ev[i - 1].n <= tl.ev[i].n),
+				  "event %zu out of order", i);
+	}
+	cr_assert_gt(singles, 0);
+	cr_assert_gt(bursts, 0);
+	rel_timeline_free(&tl);
+}
+
 Test(reliability, full_interval_loss_switch_lowers_productive)
 {
 	struct rel_config c = defaults();

@@ -1,35 +1,63 @@
 /*
- * crypto.c: the one place that includes OpenSSL (only <openssl/evp.h> and
- * <openssl/hmac.h>). Digests are one-shot; no key material is kept.
+ * crypto.c: the one place that includes OpenSSL. SHA-256 comes from
+ * libcrypto's low-level SHA-256 functions and HMAC (RFC 2104) is built on
+ * them here: the EVP interface would link OpenSSL's whole provider
+ * machinery into the static binary, whose 19,000 load-time relocations
+ * every run of every program paid for, for two digests only promotion
+ * needs. Digests are one-shot; key material is wiped before returning.
  */
 #include "core/util/crypto.h"
 
-#include <openssl/evp.h>
-#include <openssl/hmac.h>
+/* SHA256_Init and friends are deprecated in OpenSSL 3 in favour of EVP;
+ * they remain supported, and are what keeps the binary small. */
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/crypto.h>
+#include <openssl/sha.h>
 
+#include <string.h>
+
+#define SHA256_BLOCK 64
+
+/* (SHA256(), the one-shot, goes through EVP in OpenSSL 3.) */
 int crypto_sha256(const void *data, size_t len,
 		  unsigned char out[CRYPTO_SHA256_LEN])
 {
-	unsigned int n = 0;
+	SHA256_CTX c;
+	int ok = SHA256_Init(&c) && SHA256_Update(&c, data, len) && SHA256_Final(out, &c);
 
-	if (EVP_Digest(data, len, out, &n, EVP_sha256(), NULL) != 1 ||
-	    n != CRYPTO_SHA256_LEN)
-		return -1;
-	return 0;
+	OPENSSL_cleanse(&c, sizeof c);
+	return ok ? 0 : -1;
 }
 
 int crypto_hmac_sha256(const void *key, size_t keylen, const void *data,
 		       size_t len, unsigned char out[CRYPTO_SHA256_LEN])
 {
-	unsigned int n = 0;
-	static const unsigned char empty = 0;
+	unsigned char k[SHA256_BLOCK], pad[SHA256_BLOCK], inner[CRYPTO_SHA256_LEN];
+	SHA256_CTX c;
+	size_t i;
+	int ok;
 
-	if (keylen > 0x7fffffff)
-		return -1;
-	if (!HMAC(EVP_sha256(), keylen ? key : &empty, (int)keylen,
-		  data, len, out, &n) || n != CRYPTO_SHA256_LEN)
-		return -1;
-	return 0;
+	/* A key longer than a block is replaced by its digest (RFC 2104 2). */
+	memset(k, 0, sizeof k);
+	if (keylen > SHA256_BLOCK) {
+		if (crypto_sha256(key, keylen, k) < 0)
+			return -1;
+	} else if (keylen) {
+		memcpy(k, key, keylen);
+	}
+	for (i = 0; i < SHA256_BLOCK; i++)
+		pad[i] = (unsigned char)(k[i] ^ 0x36);
+	ok = SHA256_Init(&c) && SHA256_Update(&c, pad, sizeof pad) &&
+	     SHA256_Update(&c, data, len) && SHA256_Final(inner, &c);
+	for (i = 0; i < SHA256_BLOCK; i++)
+		pad[i] = (unsigned char)(k[i] ^ 0x5c);
+	ok = ok && SHA256_Init(&c) && SHA256_Update(&c, pad, sizeof pad) &&
+	     SHA256_Update(&c, inner, sizeof inner) && SHA256_Final(out, &c);
+	OPENSSL_cleanse(k, sizeof k);
+	OPENSSL_cleanse(pad, sizeof pad);
+	OPENSSL_cleanse(inner, sizeof inner);
+	OPENSSL_cleanse(&c, sizeof c);
+	return ok ? 0 : -1;
 }
 
 void crypto_hex(const unsigned char *bytes, size_t len, char *out)

@@ -1,6 +1,8 @@
 /*
- * crypto.h: SHA-256 and HMAC-SHA256 through OpenSSL's libcrypto. We do not
- * write our own cryptography; this file only adapts the library's API.
+ * crypto.h: SHA-256 and HMAC-SHA256. The hash is OpenSSL's libcrypto (its
+ * low-level SHA-256); HMAC is RFC 2104's two-hash construction over it,
+ * checked against RFC 4231's vectors (tests/unit/test_util.c). No cipher,
+ * no key schedule, nothing else of our own.
  */
 #ifndef INFRAGATE_UTIL_CRYPTO_H
 #define INFRAGATE_UTIL_CRYPTO_H

@@ -315,6 +315,31 @@ Test(crypto, vectors)
 	cr_assert(!crypto_equal("abc", "abd", 3));
 }
 
+/* HMAC is built on the low-level SHA-256 here (crypto.c): RFC 4231's keys
+ * shorter than, equal to and longer than a block, and the empty key and
+ * message (a known value). */
+Test(crypto, hmac_rfc4231)
+{
+	unsigned char key[131], d[CRYPTO_SHA256_LEN];
+	char hex[2 * CRYPTO_SHA256_LEN + 1];
+	static const char big[] = "Test Using Larger Than Block-Size Key - Hash Key First";
+
+	memset(key, 0x0b, 20);
+	cr_assert_eq(crypto_hmac_sha256(key, 20, "Hi There", 8, d), 0);
+	crypto_hex(d, sizeof d, hex);
+	cr_assert_str_eq(hex, "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+	memset(key, 0xaa, sizeof key);
+	cr_assert_eq(crypto_hmac_sha256(key, 131, big, sizeof big - 1, d), 0);
+	crypto_hex(d, sizeof d, hex);
+	cr_assert_str_eq(hex, "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54");
+	cr_assert_eq(crypto_hmac_sha256(NULL, 0, "", 0, d), 0);
+	crypto_hex(d, sizeof d, hex);
+	cr_assert_str_eq(hex, "b613679a0814d9ec772f95d778c35fc5ff1697c493715653c6c712144292c5ad");
+	cr_assert_eq(crypto_sha256("", 0, d), 0);
+	crypto_hex(d, sizeof d, hex);
+	cr_assert_str_eq(hex, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
 Test(names, tables)
 {
 	cr_assert_str_eq(linked_program_pack("pue-ladder"), "cooling");

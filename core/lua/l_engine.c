@@ -149,6 +149,50 @@ void sb_new_array(lua_State *L)
 	luaL_setmetatable(L, SB_KEY_ARR_MT);
 }
 
+void sb_new_object_for(lua_State *L, int nkeys)
+{
+	int obj;
+
+	lua_createtable(L, 0, nkeys);
+	luaL_setmetatable(L, SB_KEY_OBJ_MT);
+	obj = lua_gettop(L);
+	lua_getfield(L, LUA_REGISTRYINDEX, SB_KEY_OBJORDER);
+	lua_createtable(L, 2, 0);      /* the record: {list, set} */
+	lua_createtable(L, nkeys, 0);
+	lua_rawseti(L, -2, 1);
+	lua_createtable(L, 0, nkeys);
+	lua_rawseti(L, -2, 2);
+	lua_pushvalue(L, obj);
+	lua_pushvalue(L, -2);
+	lua_rawset(L, -4);             /* orders[obj] = record */
+	lua_remove(L, -2);             /* the orders table */
+}
+
+void sb_object_add_new(lua_State *L, int obj, int order)
+{
+	obj = lua_absindex(L, obj);
+	order = lua_absindex(L, order);
+	lua_rawgeti(L, order, 2);      /* set */
+	lua_pushvalue(L, -3);          /* key */
+	/* A big-integer key and a string key of the same digits meet here as
+	 * one Lua string: like sb_object_set, the later value wins at the
+	 * first place. */
+	if (lua_rawget(L, -2) == LUA_TNIL) {
+		lua_pop(L, 1);
+		lua_pushvalue(L, -3);
+		lua_pushboolean(L, 1);
+		lua_rawset(L, -3);
+		lua_rawgeti(L, order, 1); /* list */
+		lua_pushvalue(L, -4);
+		lua_rawseti(L, -2, (lua_Integer)lua_rawlen(L, -2) + 1);
+		lua_pop(L, 1);
+	} else {
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	lua_rawset(L, obj);            /* obj[key] = value; pops both */
+}
+
 void sb_object_set(lua_State *L, int obj, const char *k)
 {
 	obj = lua_absindex(L, obj);

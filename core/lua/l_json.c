@@ -387,23 +387,28 @@ void sb_push_plain(lua_State *L, const struct node *n)
 			lua_rawseti(L, -2, (lua_Integer)i + 1);
 		}
 		return;
-	case NODE_MAP:
-		sb_new_object(L);
+	case NODE_MAP: {
+		/* A loaded mapping's keys are distinct (a repeated key does not
+		 * load), so they go straight into the object and its order. */
+		int obj, order;
+
+		luaL_checkstack(L, 8, "a deep document");
+		sb_new_object_for(L, (int)n->v.map.n);
+		order = lua_gettop(L);
+		obj = order - 1;
 		for (i = 0; i < n->v.map.n; i++) {
 			const struct doc_pair *p = &n->v.map.pairs[i];
 
 			push_key(L, p->key);
-			if (lua_type(L, -1) == LUA_TSTRING) {
-				sb_push_plain(L, p->value);
-				sb_object_set(L, -3, lua_tostring(L, -2));
-				lua_pop(L, 1);
-			} else {
-				/* Typed keys stay typed; they are not ordered. */
-				sb_push_plain(L, p->value);
-				lua_rawset(L, -3);
-			}
+			sb_push_plain(L, p->value);
+			if (lua_type(L, -2) == LUA_TSTRING)
+				sb_object_add_new(L, obj, order);
+			else
+				lua_rawset(L, obj); /* typed keys stay typed, unordered */
 		}
+		lua_pop(L, 1);
 		return;
+	}
 	case NODE_NULL:
 		sb_push_null(L);
 		return;

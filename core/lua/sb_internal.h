@@ -290,6 +290,14 @@ void sb_new_array(lua_State *L);
 /* Append to an engine.object on top of the stack: key 'k', value on top. */
 void sb_object_set(lua_State *L, int obj, const char *k);
 
+/* A new engine.object sized for 'nkeys' string keys (a loaded mapping's):
+ * pushes the object, then the record of its key order;
+ * sb_object_add_new(L, obj, order) then takes the key and value on top of
+ * the stack into both, without sb_object_set's registry lookups. Pop the
+ * record when done. */
+void sb_new_object_for(lua_State *L, int nkeys);
+void sb_object_add_new(lua_State *L, int obj, int order);
+
 /* ---- l_json.c ---- */
 
 /* Encode the Lua value at 'idx' as JSON into 'sb' with raw access only.

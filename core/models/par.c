@@ -5,12 +5,15 @@
  * been taken, never for a helper that has not been scheduled yet: on a
  * busy machine (a CI runner, a pre-commit hook beside a build) a helper
  * may get its first time slice only after the caller has done every job,
- * and joining it would cost that slice every call. A late helper finds no
- * job left and ends on its own; the shared record is released by whoever
- * leaves it last, so nothing of the caller's is touched after return.
- * Released records go to a spare list rather than back to malloc: a
- * helper still unscheduled when the process exits then holds no memory a
- * leak checker would call lost.
+ * and joining it there would cost that slice every call. A late helper
+ * finds no job left and ends on its own; the shared record is released by
+ * whoever leaves it last, so nothing of the caller's is touched after
+ * return.
+ *
+ * Helpers are joined later instead: a finished one at the next call, and
+ * every one still out when the process exits (atexit), so that no thread
+ * outlives main and a leak checker sees every thread's memory returned.
+ * Released records go to a spare list rather than back to malloc.
  */
 #include "core/models/par.h"
 
@@ -32,6 +35,19 @@ struct par {
 	pthread_cond_t done;  /* running fell to 0 */
 };
 
+/* A helper thread not joined yet; 'finished' once it touches nothing. */
+struct helper {
+	pthread_t t;
+	int finished;
+};
+
+/* The spare records and the helpers not joined yet. */
+static struct par *spares;
+static struct helper *helpers;
+static size_t nhelpers, helpers_cap;
+static pthread_mutex_t global_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t at_exit_once = PTHREAD_ONCE_INIT;
+
 /* Take and run jobs until none is left. Called with p->mu held; returns
  * with it held. */
 static void drain(struct par *p)
@@ -48,18 +64,15 @@ static void drain(struct par *p)
 	}
 }
 
-static struct par *spares;
-static pthread_mutex_t spares_mu = PTHREAD_MUTEX_INITIALIZER;
-
 static struct par *take_record(void)
 {
 	struct par *p;
 
-	pthread_mutex_lock(&spares_mu);
+	pthread_mutex_lock(&global_mu);
 	p = spares;
 	if (p)
 		spares = p->next_spare;
-	pthread_mutex_unlock(&spares_mu);
+	pthread_mutex_unlock(&global_mu);
 	if (!p) {
 		p = calloc(1, sizeof *p);
 		if (!p)
@@ -78,21 +91,94 @@ static void leave(struct par *p)
 
 	pthread_mutex_unlock(&p->mu);
 	if (last) {
-		pthread_mutex_lock(&spares_mu);
+		pthread_mutex_lock(&global_mu);
 		p->next_spare = spares;
 		spares = p;
-		pthread_mutex_unlock(&spares_mu);
+		pthread_mutex_unlock(&global_mu);
 	}
 }
 
 static void *helper(void *arg)
 {
 	struct par *p = arg;
+	pthread_t self = pthread_self();
+	size_t i;
 
 	pthread_mutex_lock(&p->mu);
 	drain(p);
 	leave(p);
+	pthread_mutex_lock(&global_mu);
+	for (i = 0; i < nhelpers; i++)
+		if (pthread_equal(helpers[i].t, self))
+			helpers[i].finished = 1;
+	pthread_mutex_unlock(&global_mu);
 	return NULL;
+}
+
+/* Join the helpers that have finished ('all': every one, waiting for those
+ * still out). Only the thread that joins takes a helper off the list. */
+static void reap(int all)
+{
+	for (;;) {
+		pthread_t t;
+		size_t i;
+		int found = 0;
+
+		pthread_mutex_lock(&global_mu);
+		for (i = 0; i < nhelpers; i++)
+			if (all || helpers[i].finished) {
+				t = helpers[i].t;
+				helpers[i] = helpers[--nhelpers];
+				found = 1;
+				break;
+			}
+		pthread_mutex_unlock(&global_mu);
+		if (!found)
+			return;
+		pthread_join(t, NULL);
+	}
+}
+
+static void reap_all(void)
+{
+	reap(1);
+	pthread_mutex_lock(&global_mu);
+	free(helpers);
+	helpers = NULL;
+	nhelpers = helpers_cap = 0;
+	pthread_mutex_unlock(&global_mu);
+}
+
+static void register_at_exit(void)
+{
+	atexit(reap_all);
+}
+
+/* Start one helper on 'p' and list it; 0 when it could not start. */
+static int start_helper(struct par *p)
+{
+	pthread_t t;
+	int ok = 0;
+
+	pthread_mutex_lock(&global_mu);
+	if (nhelpers == helpers_cap) {
+		size_t cap = helpers_cap ? helpers_cap * 2 : 8;
+		struct helper *v = realloc(helpers, cap * sizeof *v);
+
+		if (v) {
+			helpers = v;
+			helpers_cap = cap;
+		}
+	}
+	/* Listed before it runs, under the lock it takes to mark itself. */
+	if (nhelpers < helpers_cap && pthread_create(&t, NULL, helper, p) == 0) {
+		helpers[nhelpers].t = t;
+		helpers[nhelpers].finished = 0;
+		nhelpers++;
+		ok = 1;
+	}
+	pthread_mutex_unlock(&global_mu);
+	return ok;
 }
 
 static void run_serially(size_t n, void (*job)(void *ctx, size_t i), void *ctx)
@@ -107,7 +193,6 @@ void par_for(size_t n, void (*job)(void *ctx, size_t i), void *ctx)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	size_t want = n, i;
-	pthread_attr_t attr;
 	struct par *p;
 
 	if (cpus > 0 && want > (size_t)cpus)
@@ -118,23 +203,20 @@ void par_for(size_t n, void (*job)(void *ctx, size_t i), void *ctx)
 		run_serially(n, job, ctx);
 		return;
 	}
+	pthread_once(&at_exit_once, register_at_exit);
+	reap(0);
 	p->job = job;
 	p->ctx = ctx;
 	p->n = n;
 	p->next = 0;
 	p->running = 0;
 	p->refs = 1;
-	pthread_attr_init(&attr);
-	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	pthread_mutex_lock(&p->mu);
 	for (i = 1; i < want; i++) {
-		pthread_t t;
-
 		p->refs++;
-		if (pthread_create(&t, &attr, helper, p) != 0)
+		if (!start_helper(p))
 			p->refs--;
 	}
-	pthread_attr_destroy(&attr);
 	drain(p);
 	while (p->running > 0)
 		pthread_cond_wait(&p->done, &p->mu);

@@ -332,7 +332,8 @@ static const struct field declare_fields[] = {
 	{ "summary", F_STRING, 1, NULL },   { "description", F_STRING, 0, NULL },
 	{ "rationale", F_STRING, 0, NULL }, { "fix", F_STRING, 0, NULL },
 	{ "help_uri", F_STRING, 0, NULL },  { "tags", F_STRLIST, 0, NULL },
-	{ "stage", F_STRING, 0, stages },   { NULL, F_ANY, 0, NULL }
+	{ "stage", F_STRING, 0, stages },   { "program", F_BOOL, 0, NULL },
+	{ NULL, F_ANY, 0, NULL }
 };
 
 static const struct field run_rule_fields[] = {
@@ -344,6 +345,16 @@ static const struct field run_rule_fields[] = {
 	{ "collect", F_FUNCTION, 1, NULL }, { "check", F_FUNCTION, 1, NULL },
 	{ NULL, F_ANY, 0, NULL }
 };
+
+static int field_bool(lua_State *L, int t, const char *k, int dflt)
+{
+	int v = dflt;
+
+	if (lua_getfield(L, t, k) == LUA_TBOOLEAN)
+		v = lua_toboolean(L, -1);
+	lua_pop(L, 1);
+	return v;
+}
 
 /* The common part of rule, declare and run_rule. */
 static int register_id(lua_State *L, const char *fn, const struct field *fs,
@@ -388,6 +399,7 @@ static int register_id(lua_State *L, const char *fn, const struct field *fs,
 	r->info.help_uri = dup_field(L, "help_uri");
 	r->info.strict = check_id(L, p->info.name, id);
 	r->info.declared = declared;
+	r->info.program_only = declared && field_bool(L, 1, "program", 0);
 	r->info.run_level = run_level;
 	lua_getfield(L, 1, "severity");
 	r->info.severity = severity_parse(lua_tostring(L, -1));
@@ -636,16 +648,6 @@ static const struct field program_fields[] = {
 	{ "help", F_STRING, 0, NULL }, { "syntax", F_TABLE, 0, NULL },
 	{ NULL, F_ANY, 0, NULL }
 };
-
-static int field_bool(lua_State *L, int t, const char *k, int dflt)
-{
-	int v = dflt;
-
-	if (lua_getfield(L, t, k) == LUA_TBOOLEAN)
-		v = lua_toboolean(L, -1);
-	lua_pop(L, 1);
-	return v;
-}
 
 static int l_program(lua_State *L)
 {

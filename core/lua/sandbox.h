@@ -47,6 +47,9 @@ struct rule_info {
 	const char *const *kinds; /* NULL-terminated; NULL for declared ids */
 	size_t nkinds;
 	int declared;            /* engine.declare (no check of its own) */
+	int program_only;        /* engine.declare{program = true}: reported by
+				  * the pack's program alone (promotion-gate's
+				  * receipt ids), so no lint fixture can expect it */
 	int run_level;           /* engine.run_rule */
 	const char *file;        /* where it was registered: "rules/demo/pack.lua" */
 	int line;

@@ -781,7 +781,87 @@ R("promotion.strict.misspelt-key", "error",
 R("promotion.strict.unknown-key", "warning", "in strict mode an unknown key is reported",
   "remove the key or move it under notes")
 
--- Ids only promotion-gate reports (F2, the receipt stage, the command line,
--- the registry) are not declared here: `infragate test` requires every
--- declared id to be produced by a lint fixture, and lint never reads
--- receipts. rules/promotion/README.md documents each of them.
+-- Ids only promotion-gate reports (F2, the receipt stage, the command
+-- line, the registry): declared so that --explain and SARIF know them,
+-- as program-only ids, which `infragate test` does not ask a lint fixture
+-- to produce (lint never reaches the receipt stage); CLI cases cover them.
+local function G(id, summary, fix, stage)
+  engine.declare { id = id, severity = "error", summary = summary, fix = fix, program = true,
+                   stage = stage or "check" }
+end
+G("promotion.trust-required",
+  "in the full gate, L2 and above need --trust and --evidence-root with a non-empty policy",
+  "run with a trust policy and the evidence root that holds the receipts")
+G("promotion.implementation-digest",
+  "implementation_sha256 must be 64 lowercase hex digits",
+  "record the SHA-256 of the implementation that was tested")
+G("promotion.receipts-missing",
+  "L2 and above need a non-empty list of receipts",
+  "list the receipt paths, relative to --evidence-root")
+local RECEIPT_REASONS = {
+  { "malformed", "the receipt is not the signed JSON object the gate reads",
+    "sign the receipt with the runner that writes infra-evidence-receipt/v1" },
+  { "outside-root", "a receipt path resolves outside the evidence root",
+    "keep receipts under --evidence-root (no .., absolute paths or links out)" },
+  { "unreadable", "a receipt or artifact file cannot be read",
+    "make the file a readable regular file under the evidence root" },
+  { "unknown-issuer", "the receipt's issuer is not in the trust policy",
+    "add the issuer to the trust policy, or sign with a trusted one" },
+  { "weak-key", "the issuer's key is not hex or is shorter than 32 bytes",
+    "give the authority a key_hex of at least 64 hex digits" },
+  { "signature", "the receipt's HMAC does not match its payload",
+    "re-sign the receipt; the payload was changed after signing" },
+  { "schema", "the payload schema is not infra-evidence-receipt/v1",
+    "write receipts in the infra-evidence-receipt/v1 format" },
+  { "record-unencodable", "the record cannot be written as canonical JSON to check the binding",
+    "remove dates, NaN or mixed key types from the record" },
+  { "record-binding", "the receipt was signed for other record bytes",
+    "sign a receipt for this record; a receipt cannot be replayed onto another" },
+  { "implementation", "the receipt was signed for another implementation",
+    "sign a receipt for the implementation the record names" },
+  { "scope", "the record's action, domain or region is outside the issuer's allow-lists",
+    "use an issuer whose policy allows this action, domain and region" },
+  { "execution-kind", "the receipt's execution kind is not one the issuer may certify",
+    "run the experiment in an execution kind the policy lists" },
+  { "experiment", "the receipt's experiment is not cited in certified_by",
+    "cite the experiment in certified_by" },
+  { "no-artifacts", "the receipt lists no artifacts",
+    "attach the result artifacts the predicates are proven from" },
+  { "artifact-missing", "an artifact is not a regular file inside the evidence root",
+    "put the artifact under --evidence-root" },
+  { "artifact-digest", "an artifact's bytes do not match its recorded SHA-256",
+    "re-run or re-sign: the artifact changed after signing" },
+  { "checks-mismatch", "the receipt claims other predicates than its artifacts prove",
+    "make checks list exactly the predicates the artifacts prove" },
+  { "result-malformed", "a result artifact is not a JSON object the gate can evaluate",
+    "write the result artifact as the JSON object of spec 7.6" },
+  { "result-metadata", "a result artifact's metadata disagree with the receipt",
+    "keep the result's metadata equal to the receipt's" },
+  { "observation", "a trial's numbers have the wrong type or range",
+    "record every trial's observations as numbers in their range" },
+  { "trial-failed", "a trial missed its bound",
+    "fix what the trial found and run it again" },
+  { "policy", "a trial's own bound is looser than the trusted limit",
+    "run the trial against the limit the trust policy sets" },
+  { "no-limit", "the limit a predicate needs is absent from the trust policy or invalid",
+    "give the authority the limit the predicate is checked against" },
+}
+for _, r in ipairs(RECEIPT_REASONS) do G("promotion.receipt." .. r[1], r[2], r[3]) end
+for _, p in ipairs({ "abort-never-missed", "control-plane-dark", "gpu-second-budget",
+                     "quality-canary", "reversible", "rollback" }) do
+  G("promotion.unproven." .. p, "no valid receipt proves the predicate " .. p .. " the level needs",
+    "add a signed receipt whose artifacts prove " .. p)
+end
+G("promotion.strict.experiment-substring",
+  "in strict mode a receipt's experiment must match certified_by as a whole item",
+  "write certified_by as a list of experiment ids")
+G("promotion.trust-json", "the trust policy is not JSON",
+  "write the policy as a JSON object", "input")
+G("promotion.trust-shape", "the trust policy has the wrong shape",
+  "follow the trust-policy shape of the README", "input")
+G("promotion.no-records", "the inputs name no promotion record",
+  "pass record files or a folder that holds *.yaml records", "input")
+G("promotion.record-unencodable", "a record cannot be written as canonical JSON",
+  "remove dates, NaN or mixed key types from the record", "input")
+G("promotion.registry-malformed", "the validation registry is malformed",
+  "fix the registry node the error points at", "input")

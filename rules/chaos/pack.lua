@@ -372,6 +372,14 @@ local function level_index(l)
   return index_of(REG.vocab.levels, l) - 1
 end
 
+-- A registry that breaks spec 3.1 stops the load with this id
+-- (bad_registry above); declared so that --explain knows it.
+engine.declare {
+  id = "chaos.registry", stage = "input", severity = "error", program = true,
+  summary = "the policy registry (rules/chaos/registry) breaks a well-formedness rule",
+  fix = "correct the registry node the error names (file, line, column and pointer)",
+}
+
 -- ---- phase 1: ids the schema reports (spec 6.1) -------------------------------------------
 
 engine.declare {

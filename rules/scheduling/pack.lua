@@ -308,6 +308,17 @@ engine.declare {
   fix      = "add the missing key; the finding's path names it",
 }
 
+-- Reported by the replay verb alone (README): declared for --explain and
+-- SARIF; no lint document carries a calibration.
+engine.declare {
+  id       = "scheduling.strict.synthetic-calibration",
+  severity = "warning",
+  stage    = "check",
+  program  = true,
+  summary  = "in strict mode a replay calibration must not rest on synthetic evidence",
+  fix      = "calibrate from measured traces and set evidence_kind accordingly",
+}
+
 local CROSS = "scheduling.cross-field"
 
 local function where_key(doc, parent, key)

@@ -126,6 +126,19 @@ function verbs.format_opt_of(formats)
   end
 end
 
+-- The end of a model verb: its findings as stderr lines in text mode (JSON
+-- carries them in the document), then the exit status: 1 when --strict
+-- and any finding, else rc (0 unless given).
+function verbs.finish(args, out, findings, rc)
+  if args.format ~= "json" then
+    for _, f in ipairs(findings) do
+      out:note(("%s[%s]: %s"):format(f.severity, f.rule, f.message))
+    end
+  end
+  if args.strict and #findings > 0 then return 1 end
+  return rc or 0
+end
+
 -- engine.lint's strict from a lint verb's --strict / --no-strict: true or
 -- false when one was given, nil otherwise, so that the configuration's
 -- strict (else the default, on) decides.

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/lua/l_fields.h"
 #include "core/lua/l_models.h"
 #include "core/models/par.h"
 #include "core/models/scheduling.h"
@@ -39,17 +40,10 @@ static int bad(lua_State *L, const char *fn, const char *fmt, ...)
 	return luaL_error(L, "bad argument to 'scheduling.%s': %s", fn, what);
 }
 
-/* Push t[k] (raw); returns its type. */
-static int rawfield(lua_State *L, int t, const char *k)
-{
-	lua_pushstring(L, k);
-	return lua_rawget(L, t);
-}
-
 /* A number field; absent: *v stays. Raises for a non-number, NaN or inf. */
 static int opt_num(lua_State *L, const char *fn, int t, const char *k, double *v)
 {
-	int ty = rawfield(L, t, k);
+	int ty = lf_rawfield(L, t, k);
 
 	if (ty == LUA_TNIL) {
 		lua_pop(L, 1);
@@ -66,7 +60,7 @@ static int opt_num(lua_State *L, const char *fn, int t, const char *k, double *v
 
 static int opt_int(lua_State *L, const char *fn, int t, const char *k, int64_t *v)
 {
-	int ty = rawfield(L, t, k);
+	int ty = lf_rawfield(L, t, k);
 
 	if (ty == LUA_TNIL) {
 		lua_pop(L, 1);
@@ -81,7 +75,7 @@ static int opt_int(lua_State *L, const char *fn, int t, const char *k, int64_t *
 
 static int opt_bool(lua_State *L, const char *fn, int t, const char *k, int *v)
 {
-	int ty = rawfield(L, t, k);
+	int ty = lf_rawfield(L, t, k);
 
 	if (ty == LUA_TNIL) {
 		lua_pop(L, 1);
@@ -183,7 +177,7 @@ static void read_variant(lua_State *L, const char *fn, int t, struct sched_varia
 		return;
 	luaL_checktype(L, t, LUA_TTABLE);
 	only_keys(L, fn, t, keys);
-	if (rawfield(L, t, "size_probabilities") == LUA_TTABLE) {
+	if (lf_rawfield(L, t, "size_probabilities") == LUA_TTABLE) {
 		int i, lt = lua_gettop(L);
 		double sum = 0;
 
@@ -201,31 +195,19 @@ static void read_variant(lua_State *L, const char *fn, int t, struct sched_varia
 		v->has_size_p = 1;
 	}
 	lua_pop(L, 1);
-	if (rawfield(L, t, "capped_mean") == LUA_TSTRING)
+	if (lf_rawfield(L, t, "capped_mean") == LUA_TSTRING)
 		v->capped_median = strcmp(lua_tostring(L, -1), "median") == 0;
 	lua_pop(L, 1);
 	if (opt_int(L, fn, t, "checkpoint_interval_steps", &ck)) {
 		range(L, fn, "variant.checkpoint_interval_steps", (double)ck, 1, 0, 1e6, 0);
 		v->checkpoint_interval = (int)ck;
 	}
-	if (rawfield(L, t, "elastic_size") == LUA_TNUMBER)
+	if (lf_rawfield(L, t, "elastic_size") == LUA_TNUMBER)
 		es = lua_tonumber(L, -1);
 	lua_pop(L, 1);
 	if (es != 0)
 		range(L, fn, "variant.elastic_size", es, 1, 0, HUGE_VAL, 0);
 	v->elastic_size = es;
-}
-
-static void setnum(lua_State *L, const char *k, double v)
-{
-	lua_pushnumber(L, v);
-	lua_setfield(L, -2, k);
-}
-
-static void setint(lua_State *L, const char *k, int64_t v)
-{
-	lua_pushinteger(L, (lua_Integer)v);
-	lua_setfield(L, -2, k);
 }
 
 /* Raise the problem in 'err' with its finding id first, so commands can
@@ -273,14 +255,14 @@ int l_model_scheduling_stranded(lua_State *L)
 		    "hard_outage_hours", in.hard_outage_hours + in.degraded_hours * in.degradation_weight);
 	sched_stranded(&in, &o);
 	lua_createtable(L, 0, 8);
-	setnum(L, "nominal_gpu_hours", o.nominal_gpu_hours);
-	setnum(L, "availability", o.availability);
-	setnum(L, "usable_gpu_hours", o.usable_gpu_hours);
-	setnum(L, "loss_scheduler", o.loss_scheduler);
-	setnum(L, "loss_allocation", o.loss_allocation);
-	setnum(L, "loss_productivity", o.loss_productivity);
-	setnum(L, "stranded_gpu_hours", o.stranded_gpu_hours);
-	setnum(L, "stranded_usd", o.stranded_usd);
+	lf_setnum(L, "nominal_gpu_hours", o.nominal_gpu_hours);
+	lf_setnum(L, "availability", o.availability);
+	lf_setnum(L, "usable_gpu_hours", o.usable_gpu_hours);
+	lf_setnum(L, "loss_scheduler", o.loss_scheduler);
+	lf_setnum(L, "loss_allocation", o.loss_allocation);
+	lf_setnum(L, "loss_productivity", o.loss_productivity);
+	lf_setnum(L, "stranded_gpu_hours", o.stranded_gpu_hours);
+	lf_setnum(L, "stranded_usd", o.stranded_usd);
 	return 1;
 }
 
@@ -290,8 +272,8 @@ int l_model_scheduling_expected_work(lua_State *L)
 
 	read_variant(L, "expected_work", 1, &v);
 	lua_createtable(L, 0, 2);
-	setnum(L, "expected_work", sched_expected_work(&v));
-	setnum(L, "large_gpu_time_share", sched_large_gpu_time_share(&v));
+	lf_setnum(L, "expected_work", sched_expected_work(&v));
+	lf_setnum(L, "large_gpu_time_share", sched_large_gpu_time_share(&v));
 	return 1;
 }
 
@@ -336,13 +318,13 @@ int l_model_scheduling_workload(lua_State *L)
 		be += jobs[i].besteffort;
 	free(jobs);
 	lua_createtable(L, 0, 4);
-	setnum(L, "arrivals_per_step", sched_arrival_rate(&c, &v));
-	setint(L, "jobs_generated", n);
+	lf_setnum(L, "arrivals_per_step", sched_arrival_rate(&c, &v));
+	lf_setint(L, "jobs_generated", n);
 	lua_createtable(L, 0, 2);
-	setint(L, "batch", n - be);
-	setint(L, "besteffort", be);
+	lf_setint(L, "batch", n - be);
+	lf_setint(L, "besteffort", be);
 	lua_setfield(L, -2, "jobs_by_tier");
-	setint(L, "inf_reservation_gpus", sched_reservation(&c));
+	lf_setint(L, "inf_reservation_gpus", sched_reservation(&c));
 	return 1;
 }
 
@@ -432,7 +414,7 @@ static void read_opts(lua_State *L, const char *fn, int t, struct sched_opts *o,
 	opt_bool(L, fn, t, "tracking", &o->tracking);
 	opt_bool(L, fn, t, "elasticity", &o->elasticity);
 	opt_bool(L, fn, t, "waits", waits);
-	if (rawfield(L, t, "jobs") == LUA_TTABLE) {
+	if (lf_rawfield(L, t, "jobs") == LUA_TTABLE) {
 		int jt = lua_gettop(L);
 
 		o->jobs = read_jobs(L, fn, jt, &o->njobs);
@@ -452,26 +434,26 @@ static void push_result(lua_State *L, const struct sched_result *r, int waits)
 	lua_createtable(L, 0, SCHED_NMETRICS);
 	for (i = 0; i < SCHED_NMETRICS; i++) {
 		if (SCHED_METRIC_IS_INT(i))
-			setint(L, sched_metric_names[i], (int64_t)r->metrics[i]);
+			lf_setint(L, sched_metric_names[i], (int64_t)r->metrics[i]);
 		else
-			setnum(L, sched_metric_names[i], r->metrics[i]);
+			lf_setnum(L, sched_metric_names[i], r->metrics[i]);
 	}
 	lua_setfield(L, -2, "metrics");
 	lua_createtable(L, 0, 12);
-	setnum(L, "nominal_gpu_h", g->nominal);
-	setnum(L, "envelope_gpu_h", g->envelope);
-	setnum(L, "inf_alloc_gpu_h", g->inf_alloc);
-	setnum(L, "inf_productive_gpu_h", g->inf_productive);
-	setnum(L, "inf_demand_gpu_h", g->inf_demand);
-	setnum(L, "train_alloc_gpu_h", g->train_alloc);
-	setnum(L, "train_productive_gpu_h", g->train_productive);
-	setnum(L, "work_lost_gpu_h", g->work_lost);
-	setnum(L, "wait_steps_sum", g->wait_steps_sum);
-	setint(L, "slo_ok_steps", g->slo_ok_steps);
-	setint(L, "total_steps", g->total_steps);
-	setint(L, "waited_jobs", g->waited_jobs);
+	lf_setnum(L, "nominal_gpu_h", g->nominal);
+	lf_setnum(L, "envelope_gpu_h", g->envelope);
+	lf_setnum(L, "inf_alloc_gpu_h", g->inf_alloc);
+	lf_setnum(L, "inf_productive_gpu_h", g->inf_productive);
+	lf_setnum(L, "inf_demand_gpu_h", g->inf_demand);
+	lf_setnum(L, "train_alloc_gpu_h", g->train_alloc);
+	lf_setnum(L, "train_productive_gpu_h", g->train_productive);
+	lf_setnum(L, "work_lost_gpu_h", g->work_lost);
+	lf_setnum(L, "wait_steps_sum", g->wait_steps_sum);
+	lf_setint(L, "slo_ok_steps", g->slo_ok_steps);
+	lf_setint(L, "total_steps", g->total_steps);
+	lf_setint(L, "waited_jobs", g->waited_jobs);
 	lua_setfield(L, -2, "ledger");
-	setint(L, "jobs_never_started", r->jobs_never_started);
+	lf_setint(L, "jobs_never_started", r->jobs_never_started);
 	if (waits) {
 		lua_createtable(L, (int)r->nwaits, 0);
 		for (k = 0; k < r->nwaits; k++) {
@@ -565,11 +547,11 @@ int l_model_scheduling_simulate_batch(lua_State *L)
 		if (lua_rawgeti(L, 1, i) != LUA_TTABLE)
 			bad(L, "simulate_batch", "run %lld is not a table", (long long)i);
 		t = lua_gettop(L);
-		rawfield(L, t, "config");
+		lf_rawfield(L, t, "config");
 		read_config(L, "simulate_batch", lua_gettop(L), &run->c);
-		rawfield(L, t, "policy");
+		lf_rawfield(L, t, "policy");
 		run->o.policy = read_policy(L, "simulate_batch", lua_gettop(L));
-		rawfield(L, t, "opts");
+		lf_rawfield(L, t, "opts");
 		/* A jobs list leaves its userdata on the stack, alive until the
 		 * call returns; everything else of the run table is popped. */
 		read_opts(L, "simulate_batch", lua_gettop(L), &run->o, &run->waits);
@@ -729,7 +711,7 @@ int l_model_scheduling_inference(lua_State *L)
 	opt_int(L, fn, 3, "max_batch", &o.max_batch);
 	range(L, fn, "max_batch", (double)o.max_batch, 1, 0, 1e9, 0);
 	o.prefill_first = 0;
-	if (rawfield(L, 3, "policy") == LUA_TSTRING)
+	if (lf_rawfield(L, 3, "policy") == LUA_TSTRING)
 		o.prefill_first = strcmp(lua_tostring(L, -1), "prefill-first") == 0;
 	lua_pop(L, 1);
 	if (!(o.parameters * o.bytes_per_parameter < hw.memory_bytes))
@@ -769,10 +751,10 @@ int l_model_scheduling_inference(lua_State *L)
 	if (sched_infer(&hw, &o, req, (size_t)n, out, &res, &err) < 0)
 		return model_fail(L, fn, &err);
 	lua_createtable(L, 0, 5);
-	setint(L, "peak_concurrency", res.peak_concurrency);
-	setnum(L, "makespan_s", res.makespan_s);
-	setnum(L, "slo_attainment", res.slo_attainment);
-	setnum(L, "slo_goodput_output_tokens_s", res.slo_goodput_output_tokens_s);
+	lf_setint(L, "peak_concurrency", res.peak_concurrency);
+	lf_setnum(L, "makespan_s", res.makespan_s);
+	lf_setnum(L, "slo_attainment", res.slo_attainment);
+	lf_setnum(L, "slo_goodput_output_tokens_s", res.slo_goodput_output_tokens_s);
 	lua_createtable(L, (int)n, 0);
 	for (i = 0; i < n; i++) {
 		static const char *const states[] = { "done", "exceeds-kv-capacity", "kv-capacity" };
@@ -780,8 +762,8 @@ int l_model_scheduling_inference(lua_State *L)
 		lua_createtable(L, 0, 4);
 		lua_pushstring(L, states[out[i].state]);
 		lua_setfield(L, -2, "state");
-		setnum(L, "ttft_s", out[i].ttft_s);
-		setnum(L, "max_itl_s", out[i].max_itl_s);
+		lf_setnum(L, "ttft_s", out[i].ttft_s);
+		lf_setnum(L, "max_itl_s", out[i].max_itl_s);
 		lua_pushboolean(L, out[i].slo_met);
 		lua_setfield(L, -2, "slo_met");
 		lua_rawseti(L, -2, i + 1);

@@ -212,12 +212,8 @@ local function finish(out, args, obj, findings, text)
     out:json(obj)
   else
     out:write(text)
-    for _, f in ipairs(findings) do
-      out:note(("%s[%s]: %s"):format(f.severity, f.rule, f.message))
-    end
   end
-  if args.strict and #findings > 0 then return 1 end
-  return 0
+  return verbs.finish(args, out, findings)
 end
 
 local function envelope()

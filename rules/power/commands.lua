@@ -265,15 +265,7 @@ local function finding(args, rule, message, where)
   return o
 end
 
--- Emit the findings: stderr lines in text mode; the exit status.
-local function finish(args, out, findings)
-  if args.format ~= "json" then
-    for _, f in ipairs(findings) do
-      out:note(("%s[%s]: %s"):format(f.severity, f.rule, f.message))
-    end
-  end
-  return (args.strict and #findings > 0) and 1 or 0
-end
+local finish = verbs.finish
 
 local function truncated_finding(args, cfg, origin, hours)
   if cfg.curtail_budget_frac > 0 and PW.budget_hours(cfg.curtail_budget_frac, hours) == 0 then

@@ -271,15 +271,7 @@ local function findings_of(args, problems, origin)
 end
 
 -- Stderr lines in text mode; the exit status.
-local function finish(args, out, findings, rc)
-  if args.format ~= "json" then
-    for _, f in ipairs(findings) do
-      out:note(("%s[%s]: %s"):format(f.severity, f.rule, f.message))
-    end
-  end
-  if args.strict and #findings > 0 then return 1 end
-  return rc or 0
-end
+local finish = verbs.finish
 
 local MODEL_STRICT = { ["reliability.strict.burst-budget"] = true,
                        ["reliability.strict.write-fills-interval"] = true,

@@ -230,15 +230,7 @@ local function strict_finding(args, id, message, path, o)
                        "path", path)
 end
 
-local function finish(args, out, findings)
-  if args.format ~= "json" then
-    for _, f in ipairs(findings) do
-      out:note(("%s[%s]: %s"):format(f.severity, f.rule, f.message))
-    end
-  end
-  if args.strict and #findings > 0 then return 1 end
-  return 0
-end
+local finish = verbs.finish
 
 local function findings_array(list)
   local a = engine.array()

@@ -33,6 +33,26 @@ static const struct schema *h_kind_schema(void *ud, struct sandbox *sb,
 	return worker_schema(w, engine_kind_index(w->e, k), err);
 }
 
+static int h_site_pack(void *ud, size_t i, struct pack_desc *out)
+{
+	const struct engine *e = ((struct worker *)ud)->e;
+	size_t k;
+
+	for (k = 0; k < e->npacks; k++) {
+		const struct packref *p = &e->packs[k];
+
+		if (!p->site || i-- > 0)
+			continue;
+		out->name = p->name;
+		out->dir = p->dir;
+		out->chunk_dir = p->chunk_dir;
+		out->site = 1;
+		out->rank = p->rank;
+		return 1;
+	}
+	return 0;
+}
+
 static int h_load(void *ud, const struct sb_load_req *req, int collect,
 		  struct sb_loaded *out, struct diag *err)
 {
@@ -239,6 +259,7 @@ void worker_host(struct worker *w)
 	w->host.expand = h_expand;
 	w->host.validate = h_validate;
 	w->host.report = h_report;
+	w->host.site_pack = h_site_pack;
 }
 
 /* The rule lookup a lint report uses. */

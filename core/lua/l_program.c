@@ -494,12 +494,10 @@ static int l_load(lua_State *L)
 
 /* Resolve a pack-relative path, refusing '..', absolute paths and links
  * that lead outside the pack folder. Writes the real path into out. */
-static void confine(lua_State *L, const struct sb_pack *p, const char *rel,
-		    char *out, size_t size)
+/* A data path must be relative and free of '..' components. */
+static void check_relative(lua_State *L, const char *rel)
 {
-	char joined[PATH_MAX], root[PATH_MAX], *r;
 	const char *s;
-	size_t rl;
 
 	if (!rel[0] || rel[0] == '/')
 		luaL_error(L, "'%s' must be a path relative to the pack folder", rel);
@@ -511,16 +509,89 @@ static void confine(lua_State *L, const struct sb_pack *p, const char *rel,
 			luaL_error(L, "'%s' may not contain '..'", rel);
 		s += n + (e ? 1 : 0);
 	}
-	if (!realpath(p->desc.dir, root))
-		luaL_error(L, "the pack folder cannot be resolved");
-	snprintf(joined, sizeof joined, "%s/%s", p->desc.dir, rel);
-	r = realpath(joined, out);
-	(void)size;
-	if (!r)
-		luaL_error(L, "cannot read '%s' in pack '%s'", rel, p->info.name);
+}
+
+enum resolved { RESOLVED, RESOLVE_MISSING, RESOLVE_OUTSIDE, RESOLVE_NO_ROOT };
+
+/* 'dir'/'rel' through every symlink into 'out' (PATH_MAX bytes), which must
+ * stay inside 'dir'. */
+static enum resolved resolve_in(const char *dir, const char *rel, char *out)
+{
+	char joined[PATH_MAX], root[PATH_MAX];
+	size_t rl;
+
+	if (!realpath(dir, root))
+		return RESOLVE_NO_ROOT;
+	snprintf(joined, sizeof joined, "%s/%s", dir, rel);
+	if (!realpath(joined, out))
+		return RESOLVE_MISSING;
 	rl = strlen(root);
 	if (strncmp(out, root, rl) != 0 || (out[rl] != '/' && out[rl] != '\0'))
+		return RESOLVE_OUTSIDE;
+	return RESOLVED;
+}
+
+/* The folder a data call reads and how its files are named: the calling
+ * pack's own, or with opts.site = NAME that site pack's of the run (a
+ * shipped pack reading a site's extension of its data: chaos's registry). */
+struct data_src {
+	const char *dir, *chunk_dir, *name;
+};
+
+static int find_site(lua_State *L, const char *name, struct data_src *src)
+{
+	struct sandbox *sb = sb_of(L);
+	struct pack_desc pd;
+	size_t i;
+
+	for (i = 0; sb->host->site_pack && sb->host->site_pack(sb->host->ud, i, &pd); i++)
+		if (strcmp(pd.name, name) == 0) {
+			src->dir = pd.dir;
+			src->chunk_dir = pd.chunk_dir;
+			src->name = pd.name;
+			return 0;
+		}
+	return luaL_error(L, "'%s' is not a site pack of this run", name);
+}
+
+static void data_src(lua_State *L, const struct sb_pack *p, const char *site,
+		     struct data_src *src)
+{
+	if (site) {
+		find_site(L, site, src);
+		return;
+	}
+	src->dir = p->desc.dir;
+	src->chunk_dir = p->desc.chunk_dir;
+	src->name = p->info.name;
+}
+
+static void confine_src(lua_State *L, const struct data_src *src, const char *rel,
+			char *out)
+{
+	check_relative(L, rel);
+	switch (resolve_in(src->dir, rel, out)) {
+	case RESOLVED:
+		return;
+	case RESOLVE_NO_ROOT:
+		luaL_error(L, "the folder of pack '%s' cannot be resolved", src->name);
+		return;
+	case RESOLVE_MISSING:
+		luaL_error(L, "cannot read '%s' in pack '%s'", rel, src->name);
+		return;
+	case RESOLVE_OUTSIDE:
 		luaL_error(L, "'%s' leads outside the pack folder", rel);
+		return;
+	}
+}
+
+static void confine(lua_State *L, const struct sb_pack *p, const char *rel,
+		    char *out)
+{
+	struct data_src src;
+
+	data_src(L, p, NULL, &src);
+	confine_src(L, &src, rel, out);
 }
 
 static struct sb_pack *data_pack(lua_State *L, const char *fn)
@@ -541,20 +612,23 @@ static int l_data(lua_State *L)
 	struct sb_pack *p = data_pack(L, "engine.data");
 	const char *rel = luaL_checkstring(L, 1);
 	char real[PATH_MAX], display[PATH_MAX + 64];
+	struct data_src src;
 	int plain;
 
 	if (!lua_isnoneornil(L, 2))
 		luaL_checktype(L, 2, LUA_TTABLE);
-	confine(L, p, rel, real, sizeof real);
+	data_src(L, p, opt_string(L, 2, "site"), &src);
+	confine_src(L, &src, rel, real);
 	plain = sb->loading != NULL || opt_bool(L, 2, "plain", 0);
-	snprintf(display, sizeof display, "%s/%s", p->desc.chunk_dir, rel);
+	snprintf(display, sizeof display, "%s/%s", src.chunk_dir, rel);
 	return do_load(L, real, display, 2, 0, plain);
 }
 
-/* engine.data_error{rule =, file =, path =, message =} while pack.lua loads:
- * the pack's own data (chaos's registry) is not well-formed; the load
+/* engine.data_error{rule =, file =, path =, message = [, site =]} while
+ * pack.lua loads: the pack's own data (chaos's registry), or the extension
+ * of it a site pack ships (site = its name), is not well-formed; the load
  * fails with 'rule' (an id of the pack) at the node 'path' points to in
- * 'file' (relative to the pack folder), with its line and column. */
+ * 'file' (relative to that pack folder), with its line and column. */
 static int l_data_error(lua_State *L)
 {
 	struct sandbox *sb = sb_of(L);
@@ -563,6 +637,7 @@ static int l_data_error(lua_State *L)
 	char real[PATH_MAX], display[PATH_MAX + 64];
 	struct sb_load_req req;
 	struct sb_loaded *l;
+	struct data_src src;
 	struct diag *d = &sb->data_error, err;
 	size_t n;
 
@@ -579,8 +654,9 @@ static int l_data_error(lua_State *L)
 	if (strncmp(rule, p->info.name, n) != 0 || rule[n] != '.' || strlen(rule) >= sizeof d->id)
 		return luaL_error(L, "engine.data_error: '%s' is not an id of pack '%s'", rule,
 				  p->info.name);
-	confine(L, p, rel, real, sizeof real);
-	snprintf(display, sizeof display, "%s/%s", p->desc.chunk_dir, rel);
+	data_src(L, p, opt_string(L, 1, "site"), &src);
+	confine_src(L, &src, rel, real);
+	snprintf(display, sizeof display, "%s/%s", src.chunk_dir, rel);
 	diag_init(d);
 	diag_set(d, DIAG_E_PACK, 0, 0, "%s", message);
 	snprintf(d->id, sizeof d->id, "%s", rule);
@@ -620,15 +696,19 @@ static int l_data_list(lua_State *L)
 	struct sb_pack *p = data_pack(L, "engine.data_list");
 	const char *rel = luaL_checkstring(L, 1);
 	char real[PATH_MAX], file[PATH_MAX + 300];
+	struct data_src src;
 	struct dirent *e;
 	char **names;
 	size_t n = 0, alloc = 64, i;
 	DIR *dir;
 
-	confine(L, p, rel, real, sizeof real);
+	if (!lua_isnoneornil(L, 2))
+		luaL_checktype(L, 2, LUA_TTABLE);
+	data_src(L, p, opt_string(L, 2, "site"), &src);
+	confine_src(L, &src, rel, real);
 	dir = opendir(real);
 	if (!dir)
-		return luaL_error(L, "cannot list '%s' in pack '%s'", rel, p->info.name);
+		return luaL_error(L, "cannot list '%s' in pack '%s'", rel, src.name);
 	names = malloc(alloc * sizeof *names);
 	while (names && (e = readdir(dir))) {
 		struct stat st;
@@ -666,6 +746,42 @@ static int l_data_list(lua_State *L)
 	for (i = 0; i < n; i++)
 		free(names[i]);
 	free(names);
+	return 1;
+}
+
+/* engine.site_files(relpath): the names of the run's site packs (load
+ * order) whose folder holds 'relpath' as a regular file, for a pack whose
+ * data a site may extend (chaos's registry). A path that leads outside its
+ * site pack's folder is an error, as for engine.data. */
+static int l_site_files(lua_State *L)
+{
+	struct sandbox *sb = sb_of(L);
+	const char *rel = luaL_checkstring(L, 1);
+	char real[PATH_MAX];
+	struct pack_desc pd;
+	struct stat st;
+	lua_Integer n = 0;
+	size_t i;
+
+	(void)data_pack(L, "engine.site_files");
+	check_relative(L, rel);
+	lua_newtable(L);
+	for (i = 0; sb->host->site_pack && sb->host->site_pack(sb->host->ud, i, &pd); i++) {
+		switch (resolve_in(pd.dir, rel, real)) {
+		case RESOLVED:
+			if (stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
+				lua_pushstring(L, pd.name);
+				lua_rawseti(L, -2, ++n);
+			}
+			break;
+		case RESOLVE_OUTSIDE:
+			return luaL_error(L, "'%s' leads outside the folder of site pack '%s'", rel,
+					  pd.name);
+		case RESOLVE_MISSING:
+		case RESOLVE_NO_ROOT:
+			break;
+		}
+	}
 	return 1;
 }
 
@@ -782,7 +898,7 @@ static void fill_expand(lua_State *L, int opts, struct sb_expand_req *ex)
 
 		if (!sb->cur_pack)
 			luaL_error(L, "pack_dir needs a running command");
-		confine(L, sb->cur_pack, pd, real, PATH_MAX);
+		confine(L, sb->cur_pack, pd, real);
 		ex->pack_dir = real;
 	}
 }
@@ -961,7 +1077,8 @@ static const luaL_Reg command_funcs[] = {
 	{ "lint", l_lint },         { "expand", l_expand },
 	{ "validate", l_validate }, { "usage", l_usage },
 	{ "input_error", l_input_error }, { "data", l_data },
-	{ "data_list", l_data_list }, { "view", l_view },
+	{ "data_list", l_data_list }, { "site_files", l_site_files },
+	{ "view", l_view },
 	{ "data_error", l_data_error },
 	{ NULL, NULL }
 };

@@ -124,6 +124,8 @@ struct sb_lint_req {
 
 /* What the engine offers pack code. Every callback returns 0 or -1 with
  * 'err' set; none may call back into the same sandbox except check. */
+struct pack_desc;
+
 struct sandbox_host {
 	void *ud;
 	/* The pack that owns kind 'kind', or NULL when no kind has that name. */
@@ -156,6 +158,9 @@ struct sandbox_host {
 	int (*validate)(void *ud, const char *pack, const char *mutation,
 			const char *settings_json, struct sbuf *out, int *ok,
 			struct diag *err);
+	/* The i-th site pack of the run (load order) into 'out': 1, or 0 past
+	 * the last (engine.site_files; NULL: the run has none). */
+	int (*site_pack)(void *ud, size_t i, struct pack_desc *out);
 };
 
 /* Free an expansion result. */

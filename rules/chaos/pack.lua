@@ -55,14 +55,82 @@ CF.contains = contains
 
 -- A registry problem: the pack refuses to load with chaos.registry at the
 -- offending node of the registry file (spec 3.1); the engine adds its line
--- and column.
-local function bad_registry(file, where, what)
+-- and column. 'src' is a shipped file name, or { file =, site = } for the
+-- extension a site pack ships in its own registry/ folder.
+local function bad_registry(src, where, what)
+  local file, site = src, nil
+  if type(src) == "table" then file, site = src.file, src.site end
   engine.data_error { rule = "chaos.registry", file = "registry/" .. file, path = where,
-                      message = what }
+                      message = what, site = site }
 end
 
-local function need(cond, file, where, what)
-  if not cond then bad_registry(file, where, what) end
+local function need(cond, src, where, what)
+  if not cond then bad_registry(src, where, what) end
+end
+
+-- ---- site extensions ---------------------------------------------------------------
+
+-- A site pack extends the registry with files of its own registry/ folder:
+-- these four, merged after the shipped ones in site-pack load order. The
+-- others stay as shipped: the 12 layers and the schema's vocabularies are
+-- fixed by the standard, the failure modes and signals are what the
+-- validation reproduces.
+local SITE_FILES = { "methods.yaml", "fault_classes.yaml", "actuators.yaml", "policy.yaml" }
+local FIXED_FILES = { "layers.yaml", "vocab.yaml", "failure_modes.yaml", "signals.yaml",
+                      "experiment-schema.yaml" }
+
+local function refuse_fixed_files()
+  for _, file in ipairs(FIXED_FILES) do
+    for _, site in ipairs(engine.site_files("registry/" .. file)) do
+      bad_registry({ file = file, site = site }, "",
+                   file .. " cannot be extended by a site pack; only " ..
+                   table.concat(SITE_FILES, ", ") .. " can")
+    end
+  end
+end
+
+-- The entries of one registry map (methods, fault classes, actuators): the
+-- shipped file's in its order, then each site pack's; a new id is appended,
+-- a known one replaces the entry where it stands. Each entry keeps where it
+-- came from, so that a problem is reported in its own file.
+local function registry_map(file, key, what)
+  local entries, index = {}, {}
+  local function add(raw, src)
+    need(type(raw) == "table" and type(raw[key]) == "table" and not raw[key][1], src, "/" .. key,
+         "a map of " .. what .. " is required")
+    for id, v in pairs(raw[key]) do
+      local e = { id = id, value = v, src = src, at = "/" .. key .. "/" .. id }
+      if index[id] then
+        entries[index[id]] = e
+      else
+        entries[#entries + 1] = e
+        index[id] = #entries
+      end
+    end
+  end
+  add(engine.data("registry/" .. file), file)
+  for _, site in ipairs(engine.site_files("registry/" .. file)) do
+    add(engine.data("registry/" .. file, { site = site }), { file = file, site = site })
+  end
+  return entries
+end
+
+-- policy.yaml: a site's constant replaces the shipped one of that name; a
+-- name the shipped file does not have is refused (a typo would otherwise be
+-- ignored). Returns the policy and, per constant, the file it came from.
+local function load_policy()
+  local p = engine.data("registry/policy.yaml")
+  local src = {}
+  for _, site in ipairs(engine.site_files("registry/policy.yaml")) do
+    local from = { file = "policy.yaml", site = site }
+    local raw = engine.data("registry/policy.yaml", { site = site })
+    need(type(raw) == "table", from, "", "policy.yaml is a mapping of constants")
+    for k, v in pairs(raw) do
+      need(p[k] ~= nil, from, "/" .. k, "'" .. k .. "' is not a policy constant")
+      p[k], src[k] = v, from
+    end
+  end
+  return p, function(k) return src[k] or "policy.yaml" end
 end
 
 local function load_layers()
@@ -86,22 +154,21 @@ local function load_layers()
 end
 
 local function load_methods(layer)
-  local raw = engine.data("registry/methods.yaml")
   local methods, by_id = {}, {}
-  need(type(raw.methods) == "table", "methods.yaml", "/methods", "a map of methods is required")
-  for id, m in pairs(raw.methods) do
-    local at = "/methods/" .. id
-    need(layer[m.origin] ~= nil, "methods.yaml", at .. "/origin", "origin must be a layer")
+  for _, en in ipairs(registry_map("methods.yaml", "methods", "methods")) do
+    local id, m, src, at = en.id, en.value, en.src, en.at
+    need(type(m) == "table", src, at, "a method is a mapping")
+    need(layer[m.origin] ~= nil, src, at .. "/origin", "origin must be a layer")
     local cert, seen = {}, {}
     for j, l in ipairs(list_of(m.certifiable)) do
-      need(layer[l] ~= nil and not seen[l], "methods.yaml", ("%s/certifiable/%d"):format(at, j - 1),
+      need(layer[l] ~= nil and not seen[l], src, ("%s/certifiable/%d"):format(at, j - 1),
            "certifiable entries must be distinct layers")
       seen[l], cert[j] = true, l
     end
-    need(type(m.inverse) == "string" and m.inverse ~= "", "methods.yaml", at .. "/inverse",
+    need(type(m.inverse) == "string" and m.inverse ~= "", src, at .. "/inverse",
          "inverse must be a non-empty string")
     for _, flag in ipairs({ "residue", "oob_undo", "kernel_path" }) do
-      need(m[flag] == nil or type(m[flag]) == "boolean", "methods.yaml", at .. "/" .. flag,
+      need(m[flag] == nil or type(m[flag]) == "boolean", src, at .. "/" .. flag,
            "flags must be booleans")
     end
     local why = engine.object()
@@ -118,19 +185,18 @@ local function load_methods(layer)
 end
 
 local function load_classes(layer, method, fidelities)
-  local raw = engine.data("registry/fault_classes.yaml")
   local classes, by_id = {}, {}
-  need(type(raw.fault_classes) == "table", "fault_classes.yaml", "/fault_classes",
-       "a map of fault classes is required")
-  for id, c in pairs(raw.fault_classes) do
-    local at = "/fault_classes/" .. id
-    need(layer[c.layer] ~= nil, "fault_classes.yaml", at .. "/layer", "layer must be a layer")
+  for _, en in ipairs(registry_map("fault_classes.yaml", "fault_classes", "fault classes")) do
+    local id, c, src, at = en.id, en.value, en.src, en.at
+    need(type(c) == "table", src, at, "a fault class is a mapping")
+    need(layer[c.layer] ~= nil, src, at .. "/layer", "layer must be a layer")
     local e = { id = id, layer = c.layer, tail_required = c.tail_required == true,
                 needs_load = c.needs_load == true, edges = {}, edge_order = {} }
+    need(c.methods == nil or type(c.methods) == "table", src, at .. "/methods",
+         "methods must map method ids to fidelities")
     for m, f in pairs(c.methods or {}) do
-      need(method[m] ~= nil, "fault_classes.yaml", at .. "/methods/" .. m, "edge to an unknown " ..
-        "method")
-      need(contains(fidelities, f), "fault_classes.yaml", at .. "/methods/" .. m,
+      need(method[m] ~= nil, src, at .. "/methods/" .. m, "edge to an unknown method")
+      need(contains(fidelities, f), src, at .. "/methods/" .. m,
            "edge fidelity outside the fidelity vocabulary")
       e.edges[m] = f
       e.edge_order[#e.edge_order + 1] = m
@@ -143,21 +209,20 @@ end
 local ACTUATOR_CLASSES = { "bounded", "tenant-crossing", "irreversible", "forbidden" }
 
 local function load_actuators()
-  local raw = engine.data("registry/actuators.yaml")
   local list, by_id = {}, {}
-  for id, class in pairs(raw.actuators or {}) do
-    need(contains(ACTUATOR_CLASSES, class), "actuators.yaml", "/actuators/" .. id,
+  for _, en in ipairs(registry_map("actuators.yaml", "actuators", "actuators")) do
+    need(contains(ACTUATOR_CLASSES, en.value), en.src, en.at,
          "class must be bounded, tenant-crossing, irreversible or forbidden")
-    list[#list + 1] = { id = id, class = class }
-    by_id[id] = class
+    list[#list + 1] = { id = en.id, class = en.value }
+    by_id[en.id] = en.value
   end
   return list, by_id
 end
 
-local function check_policy(p, v, method, class, layer)
+local function check_policy(p, src, v, method, class, layer)
   local function each(key, ok)
     for i, x in ipairs(list_of(p[key])) do
-      need(ok(x), "policy.yaml", ("/%s/%d"):format(key, i - 1), "value outside its universe")
+      need(ok(x), src(key), ("/%s/%d"):format(key, i - 1), "value outside its universe")
     end
   end
   each("two_clock_methods", function(x) return method[x] ~= nil end)
@@ -171,18 +236,18 @@ local function check_policy(p, v, method, class, layer)
   each("l3_required_predicates", function(x) return contains(v.predicates, x) end)
   each("ib_timeout_release_defaults",
        function(x) return is_integer(x) and x >= 1 and x <= 31 end)
-  need(contains(v.scopes, p.production_max_scope), "policy.yaml", "/production_max_scope",
-       "must be a scope")
+  need(contains(v.scopes, p.production_max_scope), src("production_max_scope"),
+       "/production_max_scope", "must be a scope")
   local t, r = p.ib_default_timeout, p.ib_default_retry_cnt
-  need(is_integer(t) and t >= 1 and t <= 31, "policy.yaml", "/ib_default_timeout",
+  need(is_integer(t) and t >= 1 and t <= 31, src("ib_default_timeout"), "/ib_default_timeout",
        "must be an integer in 1..31")
-  need(is_integer(r) and r >= 0 and r <= 7, "policy.yaml", "/ib_default_retry_cnt",
+  need(is_integer(r) and r >= 0 and r <= 7, src("ib_default_retry_cnt"), "/ib_default_retry_cnt",
        "must be an integer in 0..7")
-  need(is_integer(p.l2_min_runs), "policy.yaml", "/l2_min_runs", "must be an integer")
+  need(is_integer(p.l2_min_runs), src("l2_min_runs"), "/l2_min_runs", "must be an integer")
   for _, k in ipairs({ "ib_timeout_unit_s", "c10d_timeout_default_s", "two_clock_margin",
                        "max_query_range_days_cap" }) do
     local x = p[k]
-    need(type(x) == "number" and x == x and x > 0 and x < math.huge, "policy.yaml", "/" .. k,
+    need(type(x) == "number" and x == x and x > 0 and x < math.huge, src(k), "/" .. k,
          "must be a finite number > 0")
   end
 end
@@ -225,12 +290,14 @@ local function load_registry()
   local reg = {}
   reg.vocab = engine.data("registry/vocab.yaml")
   check_vocab(reg.vocab)
-  reg.policy = engine.data("registry/policy.yaml")
+  refuse_fixed_files()
+  local policy_src
+  reg.policy, policy_src = load_policy()
   reg.layers, reg.layer = load_layers()
   reg.methods, reg.method = load_methods(reg.layer)
   reg.classes, reg.class = load_classes(reg.layer, reg.method, reg.vocab.fidelity)
   reg.actuators, reg.actuator = load_actuators()
-  check_policy(reg.policy, reg.vocab, reg.method, reg.class, reg.layer)
+  check_policy(reg.policy, policy_src, reg.vocab, reg.method, reg.class, reg.layer)
   reg.failure_modes = list_of(engine.data("registry/failure_modes.yaml").failure_modes)
   check_failure_modes(reg.failure_modes, reg.class, reg.method, reg.vocab)
   reg.signals = engine.data("registry/signals.yaml")
@@ -544,11 +611,16 @@ semantic {
     for i, a in ipairs(alts) do
       use[i] = engine.object("method", a.method, "fidelity", a.fidelity)
     end
+    -- A method acting at the class's own layer can still miss the class
+    -- (a port shutdown is not a degraded link): say so rather than "but".
+    local where = d.method.origin == d.class.layer
+      and ("wrong layer: %s acts at the %s layer, where fault class '%s' lives, but does " ..
+           "not reproduce it"):format(d.method.id, d.method.origin, d.class.id)
+      or ("wrong layer: %s acts at the %s layer, but fault class '%s' lives at the %s layer")
+           :format(d.method.id, d.method.origin, d.class.id, d.class.layer)
     ctx:fail(doc.injection, "method",
-             ("wrong layer: %s acts at the %s layer, but fault class '%s' lives at the %s " ..
-               "layer%s; %s")
-             :format(d.method.id, d.method.origin, d.class.id, d.class.layer,
-                     why and (" (" .. why .. ")") or "", alternatives_text(alts)),
+             ("%s%s; %s"):format(where, why and (" (" .. why .. ")") or "",
+                                 alternatives_text(alts)),
              engine.object("method", d.method.id, "origin", d.method.origin,
                            "fault_class", d.class.id, "class_layer", d.class.layer,
                            "why", why or engine.null, "use", use))

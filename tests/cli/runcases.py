@@ -88,7 +88,7 @@ class Case:
         self.about = ""
         self.command = ""
         self.args = []
-        self.files = []          # (relpath, kind, payload) with kind text|bytes|copy
+        self.files = []          # (relpath, kind, payload) with kind text|bytes|copy|symlink
         self.stdin = None        # bytes or None
         self.env = {}            # name -> str, or None to unset
         self.cwd = ""
@@ -290,8 +290,16 @@ def load_files(files, probs, case):
                 probs.add(where, "copy: " + p)
                 continue
             case.files.append((rel, "copy", spec["copy"]))
+        elif isinstance(spec, dict) and len(spec) == 1 and "symlink" in spec:
+            # The target is written as given ('..' and absolute paths are the
+            # point: a link that leads out of a pack folder).
+            if not isinstance(spec["symlink"], str) or not spec["symlink"]:
+                probs.add(where, "symlink must be a non-empty string")
+                continue
+            case.files.append((rel, "symlink", spec["symlink"]))
         else:
-            probs.add(where, "content must be a string, {base64: TEXT} or {copy: PATH}")
+            probs.add(where, "content must be a string, {base64: TEXT}, {copy: PATH} or "
+                      "{symlink: TARGET}")
 
 
 def load_expect(exp, probs, case):
@@ -714,7 +722,9 @@ def write_files(case, workdir):
     for rel, kind, payload in case.files:
         dest = os.path.join(workdir, rel)
         os.makedirs(os.path.dirname(dest), exist_ok=True)
-        if kind == "copy":
+        if kind == "symlink":
+            os.symlink(payload, dest)
+        elif kind == "copy":
             src = os.path.join(REPO_ROOT, payload)
             if os.path.isdir(src):
                 shutil.copytree(src, dest, symlinks=True, dirs_exist_ok=True)

@@ -393,6 +393,9 @@ class RunnerTest(unittest.TestCase):
                 "copy-folder": case("catin", ["t/runcases.py"],
                                     files={"t": {"copy": "tests/cli"}},
                                     expect={"stdout_contains": ["def check_fact("]}),
+                "symlink": case("catin", ["link.yaml"],
+                                files={"a.yaml": "linked\n", "link.yaml": {"symlink": "a.yaml"}},
+                                expect={"stdout_equals": "linked\n"}),
                 "stdin": case("catin", stdin="fed\n", expect={"stdout_equals": "fed\n"}),
                 "no-stdin": case("catin", expect={"rc": 0, "stdout_empty": True}),
                 "present-absent": case("mk", ["out/report.xml"], files={"in.yaml": "x"},
@@ -408,6 +411,8 @@ class RunnerTest(unittest.TestCase):
                                    expect={"rc": 0}),
                 "file-spec": case("catin", ["x"], files={"x": {"text": "y"}},
                                   expect={"rc": 0}),
+                "symlink-empty": case("catin", ["x"], files={"x": {"symlink": ""}},
+                                      expect={"rc": 0}),
             })
 
     def test_environment_cwd_argv0(self):

@@ -24,6 +24,7 @@
 #include "core/models/mt19937.h"
 
 #define MAX_FLEET_SITES 20000000u
+#define MAX_FLEET_SEEDS 256 /* simulate_seeds: seeds 0..255 at most */
 
 /* ---- shared readers ------------------------------------------------------------ */
 
@@ -320,18 +321,50 @@ int l_model_cooling_mean_exact(lua_State *L)
 
 /* ---- the fleet ----------------------------------------------------------------- */
 
-static lua_Integer int_arg(lua_State *L, int idx, const char *name, lua_Integer lo,
-			   lua_Integer hi)
+static lua_Integer int_arg(lua_State *L, const char *fn, int idx, const char *name,
+			   lua_Integer lo, lua_Integer hi)
 {
 	lua_Integer v;
 
 	if (!lua_isinteger(L, idx))
-		luaL_error(L, "bad argument '%s' to 'cooling.simulate' (integer expected)", name);
+		luaL_error(L, "bad argument '%s' to 'cooling.%s' (integer expected)", name, fn);
 	v = lua_tointeger(L, idx);
 	if (v < lo || v > hi)
-		luaL_error(L, "bad argument '%s' to 'cooling.simulate' (must be %d..%d)", name,
+		luaL_error(L, "bad argument '%s' to 'cooling.%s' (must be %d..%d)", name, fn,
 			   (int)lo, (int)hi);
 	return v;
+}
+
+/* The years of one simulation as a Lua list of tables. */
+static void push_years(lua_State *L, const struct cooling_year *years, lua_Integer count)
+{
+	lua_Integer i;
+
+	lua_createtable(L, (int)count, 0);
+	for (i = 0; i < count; i++) {
+		const struct cooling_year *y = &years[i];
+
+		lua_createtable(L, 0, 7);
+		set_int(L, "year", y->year);
+		lf_setnum(L, "survey_avg", y->survey_avg);
+		lf_setnum(L, "energy_weighted", y->energy_weighted);
+		lf_setnum(L, "gap", y->survey_avg - y->energy_weighted);
+		set_int(L, "sites", (double)y->sites);
+		set_int(L, "surveyed_sites", (double)y->surveyed);
+		lf_setnum(L, "it_mw", y->it_mw);
+		lua_rawseti(L, -2, i + 1);
+	}
+}
+
+/* start_year, end_year and legacy_sites at 'at', at+1, at+2 of 'fn'. */
+static void read_horizon(lua_State *L, const char *fn, int at, lua_Integer *start,
+			 lua_Integer *end, lua_Integer *n)
+{
+	*start = int_arg(L, fn, at, "start_year", 1900, 2200);
+	*end = int_arg(L, fn, at + 1, "end_year", *start, 2200);
+	if (*end - *start > 49)
+		luaL_error(L, "bad argument 'end_year' to 'cooling.%s' (at most 50 years)", fn);
+	*n = int_arg(L, fn, at + 2, "legacy_sites", 1, 10000);
 }
 
 int l_model_cooling_simulate(lua_State *L)
@@ -339,15 +372,10 @@ int l_model_cooling_simulate(lua_State *L)
 	struct cooling_model m;
 	struct mt19937 *rng;
 	struct cooling_year *years;
-	lua_Integer start, end, n, i;
+	lua_Integer start, end, n;
 
 	model_at(L, "simulate", 5, &m);
-	start = int_arg(L, 2, "start_year", 1900, 2200);
-	end = int_arg(L, 3, "end_year", start, 2200);
-	if (end - start > 49)
-		return luaL_error(L, "bad argument 'end_year' to 'cooling.simulate' "
-				  "(at most 50 years)");
-	n = int_arg(L, 4, "legacy_sites", 1, 10000);
+	read_horizon(L, "simulate", 2, &start, &end, &n);
 	rng = lua_newuserdatauv(L, sizeof *rng, 0);
 	if (lua_isinteger(L, 1)) {
 		mt19937_seed_int64(rng, (int64_t)lua_tointeger(L, 1));
@@ -361,18 +389,28 @@ int l_model_cooling_simulate(lua_State *L)
 			     years) < 0)
 		return lf_error(L, "cooling.simulate: the fleet outgrew %u sites",
 				MAX_FLEET_SITES);
-	lua_createtable(L, (int)(end - start + 1), 0);
-	for (i = 0; i <= end - start; i++) {
-		const struct cooling_year *y = &years[i];
+	push_years(L, years, end - start + 1);
+	return 1;
+}
 
-		lua_createtable(L, 0, 7);
-		set_int(L, "year", y->year);
-		lf_setnum(L, "survey_avg", y->survey_avg);
-		lf_setnum(L, "energy_weighted", y->energy_weighted);
-		lf_setnum(L, "gap", y->survey_avg - y->energy_weighted);
-		set_int(L, "sites", (double)y->sites);
-		set_int(L, "surveyed_sites", (double)y->surveyed);
-		lf_setnum(L, "it_mw", y->it_mw);
+int l_model_cooling_simulate_seeds(lua_State *L)
+{
+	struct cooling_model m;
+	struct cooling_year *years;
+	lua_Integer seeds, start, end, n, nyears, i;
+
+	model_at(L, "simulate_seeds", 5, &m);
+	seeds = int_arg(L, "simulate_seeds", 1, "seeds", 1, MAX_FLEET_SEEDS);
+	read_horizon(L, "simulate_seeds", 2, &start, &end, &n);
+	nyears = end - start + 1;
+	years = lua_newuserdatauv(L, (size_t)(seeds * nyears) * sizeof *years, 0);
+	if (cooling_simulate_seeds(&m, (size_t)seeds, (int)start, (int)end, (size_t)n,
+				   MAX_FLEET_SITES, years) < 0)
+		return lf_error(L, "cooling.simulate_seeds: the fleet outgrew %u sites",
+				MAX_FLEET_SITES);
+	lua_createtable(L, (int)seeds, 0);
+	for (i = 0; i < seeds; i++) {
+		push_years(L, years + i * nyears, nyears);
 		lua_rawseti(L, -2, i + 1);
 	}
 	return 1;

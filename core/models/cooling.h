@@ -258,4 +258,11 @@ int cooling_simulate(const struct cooling_model *m, struct mt19937 *rng,
 		     int start, int end, size_t n, size_t max_sites,
 		     struct cooling_year *out);
 
+/* The same for seeds 0..nseeds-1, each from its own generator (seeded as
+ * random.Random(seed)), on a few threads: out[seed * (end - start + 1) +
+ * year - start]. The figures are those of nseeds calls in order. Returns 0,
+ * or -1 as cooling_simulate does for any seed. */
+int cooling_simulate_seeds(const struct cooling_model *m, size_t nseeds, int start,
+			   int end, size_t n, size_t max_sites, struct cooling_year *out);
+
 #endif

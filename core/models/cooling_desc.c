@@ -184,6 +184,15 @@ const struct model model_cooling_simulate = {
 		       "or decimal text; years 1900..2200, at most 50; 1..10000 sites",
 };
 
+const struct model model_cooling_simulate_seeds = {
+	.name = "cooling.simulate_seeds",
+	.summary = "cooling.simulate for seeds 0..N-1 at once, on a few threads (the same "
+		   "figures as N calls in order)",
+	.result_unit = "list (per seed) of lists of years", SWITCHES,
+	.table_input = "(seeds, start_year, end_year, legacy_sites[, variant]): 1..256 seeds; "
+		       "years 1900..2200, at most 50; 1..10000 sites",
+};
+
 const struct model model_cooling_mean_exact = {
 	.name = "cooling.mean_exact",
 	.summary = "statistics.mean of finite numbers: the exact sum / n, rounded once",

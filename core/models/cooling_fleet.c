@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "core/models/mt19937.h"
+#include "core/models/par.h"
 
 struct site {
 	double it_mw;
@@ -102,11 +103,13 @@ static void measure(const struct cooling_model *m, struct fleet *f, int year,
 		y->energy_weighted = y->survey_avg;
 }
 
+/* 'total' is the fleet's IT MW as measure() just summed it: the fleet has
+ * not changed since, so the sum is not taken twice. */
 static int grow(const struct cooling_model *m, struct fleet *f, struct mt19937 *rng,
-		int year)
+		int year, double total)
 {
 	const struct cooling_fleet_params *p = &m->fleet;
-	double total = total_it(f), add, keep = 1.0 - p->retirement;
+	double add, keep = 1.0 - p->retirement;
 	int rung = new_build_rung(m, year);
 	size_t i;
 
@@ -151,12 +154,51 @@ int cooling_simulate(const struct cooling_model *m, struct mt19937 *rng,
 			continue;
 		}
 		measure(m, &f, year, y);
-		if (year < end && !p->frozen && grow(m, &f, rng, year) < 0)
+		if (year < end && !p->frozen && grow(m, &f, rng, year, y->it_mw) < 0)
 			goto done;
 	}
 	rc = 0;
 done:
 	free(f.s);
 	free(f.scratch);
+	return rc;
+}
+
+/* ---- many seeds ---------------------------------------------------------------- */
+
+struct seeds_job {
+	const struct cooling_model *m;
+	int start, end;
+	size_t n, max_sites;
+	struct cooling_year *out;
+	int *rc;               /* per seed */
+};
+
+static void one_seed(void *ctx, size_t seed)
+{
+	struct seeds_job *j = ctx;
+	size_t years = (size_t)(j->end - j->start + 1);
+	struct mt19937 rng;
+
+	mt19937_seed_int64(&rng, (int64_t)seed);
+	j->rc[seed] = cooling_simulate(j->m, &rng, j->start, j->end, j->n, j->max_sites,
+				       j->out + seed * years);
+}
+
+int cooling_simulate_seeds(const struct cooling_model *m, size_t nseeds, int start,
+			   int end, size_t n, size_t max_sites, struct cooling_year *out)
+{
+	struct seeds_job j = { m, start, end, n, max_sites, out, NULL };
+	size_t i;
+	int rc = 0;
+
+	j.rc = calloc(nseeds ? nseeds : 1, sizeof *j.rc);
+	if (!j.rc)
+		return -1;
+	par_for(nseeds, one_seed, &j);
+	for (i = 0; i < nseeds; i++)
+		if (j.rc[i] < 0)
+			rc = -1;
+	free(j.rc);
 	return rc;
 }

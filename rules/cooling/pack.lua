@@ -46,6 +46,11 @@ function COOL.admit(plan) return M.admit(plan, COOL.variant) end
 function COOL.simulate(seed, first, last, n)
   return M.simulate(seed, first, last, n, COOL.variant)
 end
+
+-- Seeds 0..seeds-1 at once (the validation's sweep), on a few threads.
+function COOL.simulate_seeds(seeds, first, last, n)
+  return M.simulate_seeds(seeds, first, last, n, COOL.variant)
+end
 function COOL.cost_per_freed(feed, from, rung, climate, mode)
   return M.cost_per_freed(feed, from, rung, climate, mode, COOL.variant)
 end

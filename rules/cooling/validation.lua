@@ -12,8 +12,8 @@ local function fleet(v)
     local s = v.settings
     local first, last, gaps = {}, {}, {}
     local over = 0
-    for seed = 0, s.seeds - 1 do
-      local years = COOL.simulate(seed, s.start_year, s.end_year, s.legacy_sites)
+    for _, years in ipairs(COOL.simulate_seeds(s.seeds, s.start_year, s.end_year,
+                                               s.legacy_sites)) do
       local a, z = years[1], years[#years]
       first[#first + 1] = a.survey_avg
       last[#last + 1] = z.survey_avg

@@ -265,6 +265,37 @@ static void run(const struct cooling_model *m, const char *seed, struct cooling_
 	cr_assert(eq(int, cooling_simulate(m, &g, 2014, 2024, 400, 1000000, y), 0));
 }
 
+/* The threaded sweep gives, seed by seed and bit for bit, what one call per
+ * seed gives (the validation's 24 seeds rest on it). */
+Test(cooling, fleet_seeds_equal_one_call_per_seed)
+{
+	enum { SEEDS = 9, YEARS = 11 };
+	struct cooling_model m = shipped();
+	struct cooling_year all[SEEDS * YEARS], one[YEARS];
+	int s, i;
+
+	cr_assert(eq(int, cooling_simulate_seeds(&m, SEEDS, 2014, 2024, 400, 1000000, all), 0));
+	for (s = 0; s < SEEDS; s++) {
+		char seed[8];
+
+		snprintf(seed, sizeof seed, "%d", s);
+		run(&m, seed, one);
+		for (i = 0; i < YEARS; i++) {
+			const struct cooling_year *a = &all[s * YEARS + i], *b = &one[i];
+
+			cr_assert(eq(int, a->year, b->year));
+			cr_assert(eq(dbl, a->survey_avg, b->survey_avg), "seed %d year %d", s, i);
+			cr_assert(eq(dbl, a->energy_weighted, b->energy_weighted));
+			cr_assert(eq(dbl, a->it_mw, b->it_mw));
+			cr_assert(eq(sz, a->sites, b->sites));
+		}
+	}
+	/* Seeds differ: the sweep did not run one seed nine times. */
+	cr_assert(ne(dbl, all[0 * YEARS + 10].survey_avg, all[1 * YEARS + 10].survey_avg));
+	/* A cap the fleet outgrows fails the whole sweep. */
+	cr_assert(eq(int, cooling_simulate_seeds(&m, 3, 2014, 2024, 400, 401, all), -1));
+}
+
 Test(cooling, fleet_seed_7)
 {
 	static const double survey[11] = {

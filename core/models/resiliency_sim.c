@@ -183,16 +183,12 @@ static void quick_sort(struct rs_iv *v, size_t n)
  * buckets by value (monotone in the start, so buckets come out in order)
  * and each bucket, usually of one or two intervals, is sorted by the full
  * comparison. 'scratch' holds n intervals. */
-static void sort_ivs(struct rs_iv *v, size_t n, struct rs_iv *scratch)
+static void bucket_sort(struct rs_iv *v, size_t n, struct rs_iv *scratch)
 {
 	uint32_t first[RS_BUCKETS + 1];
 	size_t nb = RS_BUCKETS, i;
 	double scale;
 
-	if (n <= 24) {
-		insertion_sort(v, n);
-		return;
-	}
 	while (nb > 16 && nb >= n)
 		nb /= 2;
 	scale = (double)nb / RS_HOURS;
@@ -221,6 +217,54 @@ static void sort_ivs(struct rs_iv *v, size_t n, struct rs_iv *scratch)
 	}
 	insertion_sort(scratch, n);
 	memcpy(v, scratch, n * sizeof *v);
+}
+
+#define RS_RADIX_MAX 4096
+
+/* The usual list (a few hundred intervals: 200 LEO flaps a year) goes
+ * through a two-pass LSD radix sort on a 16-bit key of the start, which
+ * keeps the order of equal keys; the final insertion pass with the full
+ * comparison then only meets neighbours that share a key, so it has
+ * nearly nothing to move and its branches are predictable. The order is
+ * the comparison's exactly, whatever the keys. */
+static void sort_ivs(struct rs_iv *v, size_t n, struct rs_iv *scratch)
+{
+	static const double scale = 65536.0 / RS_HOURS;
+	uint32_t lo[257], hi[257];
+	uint16_t key[RS_RADIX_MAX], key2[RS_RADIX_MAX];
+	size_t i;
+
+	if (n <= 24) {
+		insertion_sort(v, n);
+		return;
+	}
+	if (n > RS_RADIX_MAX) {
+		bucket_sort(v, n, scratch);
+		return;
+	}
+	memset(lo, 0, sizeof lo);
+	memset(hi, 0, sizeof hi);
+	for (i = 0; i < n; i++) {
+		double k = v[i].s * scale;
+		uint32_t q = k < 65535.0 ? (uint32_t)k : 65535u; /* starts are >= 0 */
+
+		key[i] = (uint16_t)q;
+		lo[(q & 255u) + 1]++;
+		hi[(q >> 8) + 1]++;
+	}
+	for (i = 1; i <= 256; i++) {
+		lo[i] += lo[i - 1];
+		hi[i] += hi[i - 1];
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t d = lo[key[i] & 255u]++;
+
+		scratch[d] = v[i];
+		key2[d] = key[i];
+	}
+	for (i = 0; i < n; i++)
+		v[hi[key2[i] >> 8]++] = scratch[i];
+	insertion_sort(v, n);
 }
 
 void rs_merge(struct rs_ivs *l)

@@ -118,6 +118,68 @@ Test(resiliency, merge_many_sorts_like_a_comparison_sort)
 	rs_ivs_release(&l);
 }
 
+static int iv_cmp(const void *a, const void *b)
+{
+	const struct rs_iv *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return (x->e > y->e) - (x->e < y->e);
+}
+
+/* rs_merge against qsort and the same sweep, for the sizes of each sort path
+ * (insertion, radix, buckets), with starts crowded into one radix key
+ * (8760 h / 65536 is 0.134 h) and starts shared exactly, so that the final
+ * pass must order what the keys leave tied. */
+Test(resiliency, merge_equals_a_reference_sort_at_every_size)
+{
+	static const size_t sizes[] = { 20, 30, 300, 4096, 4097, 9000 };
+	static struct rs_iv want[9000];
+	uint64_t x = 88172645463325252ull;
+	size_t k, i, n, o;
+
+	for (k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+		struct rs_ivs l;
+
+		rs_ivs_init(&l);
+		n = sizes[k];
+		for (i = 0; i < n; i++) {
+			double u, s, len;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			u = (double)(x >> 11) / 9007199254740992.0;
+			if (i % 5 == 0)
+				s = 4000.0 + u * 0.1;     /* one key, many starts */
+			else if (i % 7 == 0)
+				s = 1234.5;               /* equal starts */
+			else
+				s = u * 8760.0;
+			len = (double)(x % 1000 + 1) / 10000.0; /* never empty */
+			want[i].s = s;
+			want[i].e = s + len;
+			rs_ivs_push(&l, s, s + len);
+		}
+		qsort(want, n, sizeof *want, iv_cmp);
+		for (i = 1, o = 0; i < n; i++) {
+			if (want[i].s <= want[o].e) {
+				if (want[i].e > want[o].e)
+					want[o].e = want[i].e;
+			} else {
+				want[++o] = want[i];
+			}
+		}
+		rs_merge(&l);
+		cr_assert(eq(sz, l.n, o + 1), "n = %zu", n);
+		for (i = 0; i < l.n; i++) {
+			cr_assert(eq(dbl, l.v[i].s, want[i].s), "n = %zu, item %zu", n, i);
+			cr_assert(eq(dbl, l.v[i].e, want[i].e), "n = %zu, item %zu", n, i);
+		}
+		rs_ivs_release(&l);
+	}
+}
+
 Test(resiliency, intersect_ties_advance_the_second_list)
 {
 	static const double a[] = { 0, 10, 20, 30 }, b[] = { 5, 10, 10, 25 };

@@ -492,8 +492,6 @@ static int l_load(lua_State *L)
 	return do_load(L, path, path, 2, 0, 0);
 }
 
-/* Resolve a pack-relative path, refusing '..', absolute paths and links
- * that lead outside the pack folder. Writes the real path into out. */
 /* A data path must be relative and free of '..' components. */
 static void check_relative(lua_State *L, const char *rel)
 {
@@ -585,6 +583,9 @@ static void confine_src(lua_State *L, const struct data_src *src, const char *re
 	}
 }
 
+/* Resolve a path relative to the calling pack's folder, refusing '..',
+ * absolute paths and links that lead outside it; the real path goes into
+ * 'out' (PATH_MAX bytes). */
 static void confine(lua_State *L, const struct sb_pack *p, const char *rel,
 		    char *out)
 {

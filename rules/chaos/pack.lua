@@ -89,6 +89,14 @@ local function refuse_fixed_files()
   end
 end
 
+-- A site's map must have text keys only: the ordered walk of a mapping
+-- skips any other key, which would otherwise be dropped without a word.
+local function text_keys_only(map, src, at)
+  for k in next, map do
+    need(type(k) == "string", src, at, "key " .. tostring(k) .. " must be text (quote it)")
+  end
+end
+
 -- The entries of one registry map (methods, fault classes, actuators): the
 -- shipped file's in its order, then each site pack's; a new id is appended,
 -- a known one replaces the entry where it stands. Each entry keeps where it
@@ -98,6 +106,7 @@ local function registry_map(file, key, what)
   local function add(raw, src)
     need(type(raw) == "table" and type(raw[key]) == "table" and not raw[key][1], src, "/" .. key,
          "a map of " .. what .. " is required")
+    if type(src) == "table" then text_keys_only(raw[key], src, "/" .. key) end
     for id, v in pairs(raw[key]) do
       local e = { id = id, value = v, src = src, at = "/" .. key .. "/" .. id }
       if index[id] then
@@ -124,9 +133,15 @@ local function load_policy()
   for _, site in ipairs(engine.site_files("registry/policy.yaml")) do
     local from = { file = "policy.yaml", site = site }
     local raw = engine.data("registry/policy.yaml", { site = site })
-    need(type(raw) == "table", from, "", "policy.yaml is a mapping of constants")
+    need(type(raw) == "table" and raw[1] == nil, from, "",
+         "policy.yaml is a mapping of constants")
+    text_keys_only(raw, from, "")
     for k, v in pairs(raw) do
       need(p[k] ~= nil, from, "/" .. k, "'" .. k .. "' is not a policy constant")
+      -- A list stays a list and a number a number: the rules read them so.
+      need(type(v) == type(p[k]), from, "/" .. k,
+           ("'%s' must be a %s, as in the shipped policy.yaml"):format(
+             k, type(p[k]) == "table" and "list" or type(p[k])))
       p[k], src[k] = v, from
     end
   end

@@ -174,6 +174,8 @@ local function load_methods(layer)
     local id, m, src, at = en.id, en.value, en.src, en.at
     need(type(m) == "table", src, at, "a method is a mapping")
     need(layer[m.origin] ~= nil, src, at .. "/origin", "origin must be a layer")
+    need(m.certifiable == nil or (type(m.certifiable) == "table" and #m.certifiable > 0), src,
+         at .. "/certifiable", "certifiable must be a list of layers")
     local cert, seen = {}, {}
     for j, l in ipairs(list_of(m.certifiable)) do
       need(layer[l] ~= nil and not seen[l], src, ("%s/certifiable/%d"):format(at, j - 1),

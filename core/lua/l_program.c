@@ -16,6 +16,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/util/within.h"
+
 void sb_output_init(struct sb_output *o)
 {
 	memset(o, 0, sizeof *o);
@@ -509,26 +511,6 @@ static void check_relative(lua_State *L, const char *rel)
 	}
 }
 
-enum resolved { RESOLVED, RESOLVE_MISSING, RESOLVE_OUTSIDE, RESOLVE_NO_ROOT };
-
-/* 'dir'/'rel' through every symlink into 'out' (PATH_MAX bytes), which must
- * stay inside 'dir'. */
-static enum resolved resolve_in(const char *dir, const char *rel, char *out)
-{
-	char joined[PATH_MAX], root[PATH_MAX];
-	size_t rl;
-
-	if (!realpath(dir, root))
-		return RESOLVE_NO_ROOT;
-	snprintf(joined, sizeof joined, "%s/%s", dir, rel);
-	if (!realpath(joined, out))
-		return RESOLVE_MISSING;
-	rl = strlen(root);
-	if (strncmp(out, root, rl) != 0 || (out[rl] != '/' && out[rl] != '\0'))
-		return RESOLVE_OUTSIDE;
-	return RESOLVED;
-}
-
 /* The folder a data call reads and how its files are named: the calling
  * pack's own, or with opts.site = NAME that site pack's of the run (a
  * shipped pack reading a site's extension of its data: chaos's registry). */
@@ -568,16 +550,16 @@ static void confine_src(lua_State *L, const struct data_src *src, const char *re
 			char *out)
 {
 	check_relative(L, rel);
-	switch (resolve_in(src->dir, rel, out)) {
-	case RESOLVED:
+	switch (path_within(src->dir, rel, out)) {
+	case WITHIN:
 		return;
-	case RESOLVE_NO_ROOT:
+	case WITHIN_NO_ROOT:
 		luaL_error(L, "the folder of pack '%s' cannot be resolved", src->name);
 		return;
-	case RESOLVE_MISSING:
+	case WITHIN_MISSING:
 		luaL_error(L, "cannot read '%s' in pack '%s'", rel, src->name);
 		return;
-	case RESOLVE_OUTSIDE:
+	case WITHIN_OUTSIDE:
 		luaL_error(L, "'%s' leads outside the pack folder", rel);
 		return;
 	}
@@ -768,18 +750,18 @@ static int l_site_files(lua_State *L)
 	check_relative(L, rel);
 	lua_newtable(L);
 	for (i = 0; sb->host->site_pack && sb->host->site_pack(sb->host->ud, i, &pd); i++) {
-		switch (resolve_in(pd.dir, rel, real)) {
-		case RESOLVED:
+		switch (path_within(pd.dir, rel, real)) {
+		case WITHIN:
 			if (stat(real, &st) == 0 && S_ISREG(st.st_mode)) {
 				lua_pushstring(L, pd.name);
 				lua_rawseti(L, -2, ++n);
 			}
 			break;
-		case RESOLVE_OUTSIDE:
+		case WITHIN_OUTSIDE:
 			return luaL_error(L, "'%s' leads outside the folder of site pack '%s'", rel,
 					  pd.name);
-		case RESOLVE_MISSING:
-		case RESOLVE_NO_ROOT:
+		case WITHIN_MISSING:
+		case WITHIN_NO_ROOT:
 			break;
 		}
 	}

@@ -238,6 +238,9 @@ enum sb_outcome sb_run_file(struct sandbox *sb, struct sb_pack *p,
  * base_ref, loaded_ref). */
 int sb_make_env(struct sandbox *sb, struct sb_pack *p);
 
+/* The packs' require (sb_require.c): upvalue 1 is the calling pack. */
+int sb_require(lua_State *L);
+
 /* Freeze a pack's top level: a new global raises from now on. */
 void sb_freeze(struct sandbox *sb, struct sb_pack *p);
 

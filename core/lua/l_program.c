@@ -1196,6 +1196,43 @@ static void output_error(struct sb_output *o, const char *id, const char *msg)
 	findings_add(&o->errors, &f);
 }
 
+/* require(name) for a verb whose run is a module name; the module must
+ * return the run function. Arguments: the name, the pack's require. */
+static int run_from_module(lua_State *L)
+{
+	lua_pushvalue(L, 2);
+	lua_pushvalue(L, 1);
+	lua_call(L, 1, 1);
+	if (lua_type(L, -1) != LUA_TFUNCTION)
+		return luaL_error(L, "module '%s' returned %s; a verb's module returns its run "
+				  "function", lua_tostring(L, 1), luaL_typename(L, -1));
+	return 1;
+}
+
+/* Push verb vi's run function, compiling its module on the first run
+ * (spec/core.md 5.9: run = "module"); on failure nothing is pushed. */
+static enum sb_outcome push_run(struct sandbox *sb, struct sb_pack *p, size_t vi,
+				char *msg, size_t size)
+{
+	lua_State *L = sb->L;
+	enum sb_outcome out;
+
+	lua_rawgeti(L, LUA_REGISTRYINDEX, p->vx[vi].run_ref);
+	if (lua_type(L, -1) != LUA_TSTRING)
+		return SB_OK;
+	lua_pushcfunction(L, run_from_module);
+	lua_insert(L, -2);
+	sb_push_env(sb, p);
+	lua_getfield(L, -1, "require");
+	lua_remove(L, -2);
+	out = sb_pcall(sb, 2, 1, sb->lim.command_instructions, msg, size);
+	if (out == SB_OK) {
+		lua_pushvalue(L, -1);
+		lua_rawseti(L, LUA_REGISTRYINDEX, p->vx[vi].run_ref);
+	}
+	return out;
+}
+
 int sandbox_run_verb(struct sandbox *sb, const char *pack,
 		     const struct ap_result *res, struct sb_output *o,
 		     struct diag *err)
@@ -1215,17 +1252,19 @@ int sandbox_run_verb(struct sandbox *sb, const char *pack,
 	sb->cur_verb = p->verbs[vi].name;
 	sb->output = o;
 	sb->pending.kind = 0;
-	lua_rawgeti(L, LUA_REGISTRYINDEX, p->vx[vi].run_ref);
-	lua_pushcfunction(L, build_args);
-	lua_pushlightuserdata(L, (void *)(uintptr_t)res);
-	out = sb_pcall(sb, 1, 1, sb->lim.command_instructions, msg, sizeof msg);
+	out = push_run(sb, p, vi, msg, sizeof msg);
 	if (out == SB_OK) {
-		lua_newuserdatauv(L, 1, 0);
-		luaL_setmetatable(L, SB_KEY_OUT_MT);
-		out = sb_pcall(sb, 2, 1, sb->lim.command_instructions, msg,
-			       sizeof msg);
-	} else {
-		lua_pop(L, 1);
+		lua_pushcfunction(L, build_args);
+		lua_pushlightuserdata(L, (void *)(uintptr_t)res);
+		out = sb_pcall(sb, 1, 1, sb->lim.command_instructions, msg, sizeof msg);
+		if (out == SB_OK) {
+			lua_newuserdatauv(L, 1, 0);
+			luaL_setmetatable(L, SB_KEY_OUT_MT);
+			out = sb_pcall(sb, 2, 1, sb->lim.command_instructions, msg,
+				       sizeof msg);
+		} else {
+			lua_pop(L, 1);
+		}
 	}
 	o->exit_code = 0;
 	switch (out) {

@@ -737,7 +737,7 @@ static const struct field verb_fields[] = {
 	{ "name", F_STRING, 1, NULL },    { "summary", F_STRING, 1, NULL },
 	{ "help", F_STRING, 0, NULL },    { "options", F_TABLE, 0, NULL },
 	{ "operands", F_TABLE, 0, NULL }, { "lint", F_BOOL, 0, NULL },
-	{ "select", F_TABLE, 0, NULL },   { "run", F_FUNCTION, 1, NULL },
+	{ "select", F_TABLE, 0, NULL },   { "run", F_ANY, 1, NULL },
 	{ NULL, F_ANY, 0, NULL }
 };
 
@@ -1044,6 +1044,17 @@ static int l_prog_verb(lua_State *L)
 	lua_pop(L, 1);
 	p->vx[p->nverbs - 1].lint = field_bool(L, spec, "lint", 0);
 	lua_getfield(L, spec, "run");
+	if (lua_type(L, -1) == LUA_TSTRING) {
+		/* A module name: compiled when the verb first runs (5.9), but
+		 * a name that leads nowhere is a load error now. */
+		if (!sb_module_exists(sb_of(L), p, lua_tostring(L, -1)))
+			return luaL_error(L, "prog:verb '%s': run module '%s' is neither the pack's "
+					  "lib/ module nor a lua/ helper", v->name,
+					  lua_tostring(L, -1));
+	} else if (lua_type(L, -1) != LUA_TFUNCTION) {
+		return luaL_error(L, "prog:verb '%s': run must be a function or a module name",
+				  v->name);
+	}
 	p->vx[p->nverbs - 1].run_ref = luaL_ref(L, LUA_REGISTRYINDEX);
 	return 0;
 }

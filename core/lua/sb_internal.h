@@ -241,6 +241,10 @@ int sb_make_env(struct sandbox *sb, struct sb_pack *p);
 /* The packs' require (sb_require.c): upvalue 1 is the calling pack. */
 int sb_require(lua_State *L);
 
+/* Whether require(name) from pack 'p' would find a file (it may still fail
+ * to compile or run); an invalid name does not exist. */
+int sb_module_exists(const struct sandbox *sb, const struct sb_pack *p, const char *name);
+
 /* Freeze a pack's top level: a new global raises from now on. */
 void sb_freeze(struct sandbox *sb, struct sb_pack *p);
 

@@ -130,6 +130,21 @@ static void compile(lua_State *L, const char *name, const char *path, const char
 	}
 }
 
+int sb_module_exists(const struct sandbox *sb, const struct sb_pack *p, const char *name)
+{
+	char rel[MODULE_NAME_MAX + 16], path[PATH_MAX];
+
+	if (!module_name_ok(name) || strlen(name) > MODULE_NAME_MAX)
+		return 0;
+	module_path("lib", name, rel, sizeof rel);
+	snprintf(path, sizeof path, "%s/%s", p->desc.dir, rel);
+	if (regular_file(path))
+		return 1;
+	module_path("lua", name, rel, sizeof rel);
+	snprintf(path, sizeof path, "%s/%s", sb->data_root, rel);
+	return regular_file(path);
+}
+
 int sb_require(lua_State *L)
 {
 	struct sandbox *sb = sb_of(L);

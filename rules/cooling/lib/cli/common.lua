@@ -1,0 +1,27 @@
+-- What the pue-ladder verb modules share: option checks that end in a
+-- usage error and the Python number formats the published tool prints.
+local py = require "py"
+
+local common = {}
+
+common.pad, common.lpad = py.ljust, py.rjust
+common.null_if_nil = require("json_values").null
+
+-- A usage error when args[key] <= 0.
+function common.positive(args, key, option, what)
+  if args[key] <= 0 then
+    engine.usage(option, ("%s %s: %s must be > 0"):format(option, engine.repr(args[key]), what))
+  end
+end
+
+-- Python "{:,.0f}".
+function common.grouped_fixed(x)
+  return py.grouped_fixed(x, 0)
+end
+
+-- Python "{:+.2f}" (the sign kept on -0.00).
+function common.signed2(x)
+  return ("%+.2f"):format(x)
+end
+
+return common

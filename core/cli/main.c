@@ -407,7 +407,8 @@ static int run(int argc, char **argv)
 		globals_from(&g, &res);
 		fill_engine_globals(&eg, &g, exe, cwd);
 		e = engine_open(&eg, &o);
-		rc = e ? native_verbs[k].run(e, &res, &o) : -1;
+		/* The native verbs route, list or check every kind. */
+		rc = e && engine_kinds_load(e, &o) == 0 ? native_verbs[k].run(e, &res, &o) : -1;
 		goto out;
 	}
 	fill_engine_globals(&eg, &g, exe, cwd);

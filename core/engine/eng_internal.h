@@ -52,7 +52,18 @@ struct engine {
 	size_t npacks;
 	struct kind *kinds;
 	size_t nkinds;
+	/* The shipped kinds (the data root's schemas/) are read on first
+	 * need: a program run that never routes a document reads none of
+	 * them, and its rules' kinds are checked by kind_owner. */
+	int kinds_state;               /* 0 unread, 1 read, -1 failed */
+	struct engine_out *kinds_err;  /* the failure, kept for the run's output */
+	struct kind_owner *owners;     /* kind_owner's answers while unread */
+	size_t nowners;
 	struct sandbox_limits limits;
+};
+
+struct kind_owner {
+	char *name, *pack;
 };
 
 /* ---- root.c ---- */
@@ -63,8 +74,22 @@ int engine_add_site_packs(struct engine *e, const char *const *dirs, size_t n,
 			  struct engine_out *o);
 
 const struct packref *engine_pack(const struct engine *e, const char *name);
-const struct kind *engine_kind(const struct engine *e, const char *name);
+
+/* engine_kinds_load (engine.h) accepts o == NULL: the problem is then only
+ * kept, for engine_kinds_failure. Every lookup below loads first. */
+
+/* Whether engine_kinds_load failed (1) or not (0); when it did and 'o' is
+ * given, the problem is added to 'o'. */
+int engine_kinds_failure(const struct engine *e, struct engine_out *o);
+
+/* The kind of that name (reading the shipped kinds first), or NULL. */
+const struct kind *engine_kind(struct engine *e, const char *name);
 size_t engine_kind_index(const struct engine *e, const struct kind *k);
+
+/* The pack owning kind 'name', or NULL. While the shipped kinds are unread
+ * this reads only schemas/<name>.yaml, which is all a pack's rules need to
+ * register (5.2: a kind exists because its schema file exists). */
+const char *engine_kind_owner(struct engine *e, const char *name);
 
 /* Join a path below the data root. */
 void engine_data_path(const struct engine *e, const char *rel, char *out,

@@ -75,13 +75,20 @@ void engine_error_document(const struct engine_out *o, const char *version,
 
 struct engine;
 
-/* Find the data root (spec/core.md 15.3), the shipped packs, the site
- * packs of --rules and every kind's schema header. Returns the engine, or
+/* Find the data root (spec/core.md 15.3), the shipped packs and the site
+ * packs of --rules with their kinds (the shipped kinds are read on first
+ * need, see engine_kinds_load). Returns the engine, or
  * NULL with the problem in 'o' (exit 2). */
 struct engine *engine_open(const struct engine_globals *g,
 			   struct engine_out *o);
 
 void engine_close(struct engine *e);
+
+/* Read every shipped kind's schema header now (engine_open leaves that to
+ * the first lookup, which a program run may never make). The native verbs
+ * call it first: they route, list or check every kind. Returns 0, or -1
+ * with the problem in 'o' (exit 2). */
+int engine_kinds_load(struct engine *e, struct engine_out *o);
 
 /* The engine's version and the libraries' ("infragate 0.1.0 (libyaml
  * 0.2.5, PCRE2 10.42 JIT, Lua 5.4.4)"). */

@@ -14,9 +14,8 @@
 static const char *h_kind_pack(void *ud, const char *kind)
 {
 	struct worker *w = ud;
-	const struct kind *k = engine_kind(w->e, kind);
 
-	return k ? k->pack : NULL;
+	return engine_kind_owner(w->e, kind);
 }
 
 static const struct schema *h_kind_schema(void *ud, struct sandbox *sb,

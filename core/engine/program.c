@@ -185,6 +185,17 @@ int engine_program(struct engine *e, const char *name, int argc, char **argv,
 		sbuf_add(&o->out, sbuf_cstr(&so.out), so.out.len);
 	o->exit_code = so.exit_code;
 done:
+	/* A shipped schema that failed to load when the verb first looked a
+	 * kind up is the run's real problem: what the verb or the pack made of
+	 * the missing kind ("unknown kind") is only its echo, so it replaces
+	 * them. */
+	if (engine_kinds_failure(e, NULL)) {
+		findings_release(&o->errors);
+		findings_init(&o->errors, 0);
+		engine_kinds_failure(e, o);
+		sbuf_reset(&o->out);
+		rc = -1;
+	}
 	sbuf_release(&prefix);
 	sb_output_release(&so);
 	ap_result_release(&res);

@@ -268,17 +268,32 @@ static size_t header_length(const char *buf, size_t len)
 }
 
 /* Read one schema file's routing header into a new kind. */
-static int add_kind(struct engine *e, const char *file, const char *display,
-		    const char *name, size_t namelen, const char *implied_pack,
-		    struct engine_out *o)
+static void kind_free(struct kind *k)
 {
-	struct kind kd, *v;
+	yaml_file_release(&k->yf);
+	free(k->display);
+	free(k->file);
+	free(k->name);
+	free(k->pack);
+	free(k->api_version);
+	free(k->kind_value);
+	memset(k, 0, sizeof *k);
+}
+
+/* Read one schema's routing header into 'kd'. Returns 1 (kd filled; the
+ * caller owns it), 0 for the engine's own schemas (pack: infragate, never
+ * routing targets; kd empty) or -1 with the problem in 'o'. */
+static int read_kind(struct engine *e, const char *file, const char *display,
+		     const char *name, size_t namelen, const char *implied_pack,
+		     struct engine_out *o, struct kind *out)
+{
+	struct kind kd;
 	struct yaml_limits lim;
 	struct diag err;
 	const char *pack, *s;
 	const struct node *root, *dflt;
 	char *buf = NULL;
-	size_t len, i;
+	size_t len;
 	int bad = 0;
 
 	memset(&kd, 0, sizeof kd);
@@ -308,10 +323,7 @@ static int add_kind(struct engine *e, const char *file, const char *display,
 	if (bad)
 		goto fail;
 	if (pack && strcmp(pack, "infragate") == 0) {
-		/* The engine's own schemas are never routing targets. */
-		yaml_file_release(&kd.yf);
-		free(kd.display);
-		free(kd.file);
+		kind_free(&kd);
 		return 0;
 	}
 	if (!pack)
@@ -354,6 +366,29 @@ static int add_kind(struct engine *e, const char *file, const char *display,
 	kd.is_default = dflt && dflt->v.b;
 	kd.root = root;
 	kd.detect = doc_get(root, "detect");
+	if (!kd.name || !kd.pack)
+		goto fail;
+	*out = kd;
+	return 1;
+fail:
+	free(buf);
+	kind_free(&kd);
+	return -1;
+}
+
+/* read_kind, then the checks against the kinds already known, and keep it. */
+static int add_kind(struct engine *e, const char *file, const char *display,
+		    const char *name, size_t namelen, const char *implied_pack,
+		    struct engine_out *o)
+{
+	struct kind kd, *v;
+	const struct node *dflt;
+	size_t i;
+	int rc = read_kind(e, file, display, name, namelen, implied_pack, o, &kd);
+
+	if (rc <= 0)
+		return rc;
+	dflt = doc_get(kd.root, "default");
 	for (i = 0; i < e->nkinds; i++) {
 		const struct kind *k = &e->kinds[i];
 
@@ -373,20 +408,13 @@ static int add_kind(struct engine *e, const char *file, const char *display,
 		}
 	}
 	v = realloc(e->kinds, (e->nkinds + 1) * sizeof *v);
-	if (!v || !kd.name || !kd.pack)
+	if (!v)
 		goto fail;
 	e->kinds = v;
 	e->kinds[e->nkinds++] = kd;
 	return 0;
 fail:
-	free(buf);
-	yaml_file_release(&kd.yf);
-	free(kd.display);
-	free(kd.file);
-	free(kd.name);
-	free(kd.pack);
-	free(kd.api_version);
-	free(kd.kind_value);
+	kind_free(&kd);
 	return -1;
 }
 
@@ -482,6 +510,10 @@ int engine_add_site_packs(struct engine *e, const char *const *dirs, size_t n,
 {
 	size_t i;
 
+	/* Shipped kinds first, so that a site kind clashing with one is
+	 * reported the same way whichever is needed first. */
+	if (n && engine_kinds_load(e, o) < 0)
+		return -1;
 	for (i = 0; i < n; i++)
 		if (add_site_folder(e, dirs[i], o) < 0)
 			return -1;
@@ -498,10 +530,93 @@ const struct packref *engine_pack(const struct engine *e, const char *name)
 	return NULL;
 }
 
-const struct kind *engine_kind(const struct engine *e, const char *name)
+static void copy_errors_to(const struct engine_out *from, struct engine_out *o)
 {
 	size_t i;
 
+	for (i = 0; i < from->errors.n; i++)
+		findings_add(&o->errors, &from->errors.items[i]);
+	o->exit_code = 2;
+}
+
+int engine_kinds_load(struct engine *e, struct engine_out *o)
+{
+	char dir[PATH_MAX];
+
+	if (e->kinds_state == 0) {
+		e->kinds_err = malloc(sizeof *e->kinds_err);
+		if (!e->kinds_err)
+			return -1;
+		engine_out_init(e->kinds_err);
+		snprintf(dir, sizeof dir, "%s/schemas", e->data_root);
+		e->kinds_state = scan_schemas(e, dir, "schemas", NULL, e->kinds_err) < 0 ? -1 : 1;
+		if (e->kinds_state > 0) {
+			engine_out_release(e->kinds_err);
+			free(e->kinds_err);
+			e->kinds_err = NULL;
+		}
+	}
+	if (e->kinds_state > 0)
+		return 0;
+	if (o)
+		engine_kinds_failure(e, o);
+	return -1;
+}
+
+int engine_kinds_failure(const struct engine *e, struct engine_out *o)
+{
+	if (e->kinds_state >= 0 || !e->kinds_err)
+		return 0;
+	if (o)
+		copy_errors_to(e->kinds_err, o);
+	return 1;
+}
+
+const char *engine_kind_owner(struct engine *e, const char *name)
+{
+	char file[PATH_MAX], display[PATH_MAX];
+	struct kind_owner *v;
+	const struct kind *k;
+	struct engine_out quiet;
+	struct kind kd;
+	size_t i, n = strlen(name);
+	int rc;
+
+	if (e->kinds_state == 0 && kind_name_ok(name, n)) {
+		for (i = 0; i < e->nowners; i++)
+			if (strcmp(e->owners[i].name, name) == 0)
+				return e->owners[i].pack;
+		snprintf(file, sizeof file, "%s/schemas/%s.yaml", e->data_root, name);
+		snprintf(display, sizeof display, "schemas/%s.yaml", name);
+		if (!is_file(file))
+			return NULL;
+		engine_out_init(&quiet);
+		rc = read_kind(e, file, display, name, n, NULL, &quiet, &kd);
+		engine_out_release(&quiet);
+		if (rc > 0) {
+			v = realloc(e->owners, (e->nowners + 1) * sizeof *v);
+			if (v) {
+				e->owners = v;
+				v[e->nowners].name = kd.name;
+				v[e->nowners].pack = kd.pack;
+				kd.name = kd.pack = NULL;
+				kind_free(&kd);
+				return v[e->nowners++].pack;
+			}
+			kind_free(&kd);
+		}
+		/* Anything odd: read every kind, which reports it properly. */
+	}
+	k = engine_kind(e, name);
+	return k ? k->pack : NULL;
+}
+
+const struct kind *engine_kind(struct engine *e, const char *name)
+{
+	size_t i;
+
+	if (engine_kinds_load(e, NULL) < 0)
+		return NULL;
 	for (i = 0; i < e->nkinds; i++)
 		if (strcmp(e->kinds[i].name, name) == 0)
 			return &e->kinds[i];
@@ -543,9 +658,6 @@ struct engine *engine_open(const struct engine_globals *g,
 		}
 	}
 	free_list(names, n);
-	snprintf(dir, sizeof dir, "%s/schemas", e->data_root);
-	if (scan_schemas(e, dir, "schemas", NULL, o) < 0)
-		goto fail;
 	if (engine_add_site_packs(e, g->rules_dirs, g->nrules_dirs, o) < 0)
 		goto fail;
 	return e;
@@ -584,6 +696,15 @@ void engine_close(struct engine *e)
 		free(k->kind_value);
 	}
 	free(e->kinds);
+	for (i = 0; i < e->nowners; i++) {
+		free(e->owners[i].name);
+		free(e->owners[i].pack);
+	}
+	free(e->owners);
+	if (e->kinds_err) {
+		engine_out_release(e->kinds_err);
+		free(e->kinds_err);
+	}
 	free(e->data_root);
 	free(e->cwd);
 	free(e);

@@ -189,7 +189,7 @@ long route_document(struct worker *w, const struct route_ctx *rc,
 		    const struct doc *doc, struct findings *fs, struct sbuf *why,
 		    struct diag *err)
 {
-	const struct engine *e = w->e;
+	struct engine *e = w->e;
 	const struct node *root = doc->root, *kn = NULL, *an = NULL;
 	const char *ktext = NULL, *api = NULL;
 	const struct config_route *route = NULL;
@@ -197,6 +197,10 @@ long route_document(struct worker *w, const struct route_ctx *rc,
 	size_t i;
 	int amb, mism;
 
+	if (engine_kinds_load(e, NULL) < 0) {
+		diag_set(err, DIAG_E_PACK, 0, 0, "the kinds' schemas do not load");
+		return ROUTE_FATAL;
+	}
 	if (root && root->type == NODE_MAP) {
 		kn = doc_get(root, "kind");
 		an = doc_get(root, "apiVersion");

@@ -1,10 +1,11 @@
 -- What the pue-ladder verb modules share: option checks that end in a
 -- usage error and the Python number formats the published tool prints.
-local py = require "py"
-
+-- py is required inside the formats, so a verb that prints none of them
+-- (gate) never compiles it.
 local common = {}
 
-common.pad, common.lpad = py.ljust, py.rjust
+function common.pad(...) return require("py").ljust(...) end
+function common.lpad(...) return require("py").rjust(...) end
 common.null_if_nil = require("json_values").null
 
 -- A usage error when args[key] <= 0.
@@ -16,7 +17,7 @@ end
 
 -- Python "{:,.0f}".
 function common.grouped_fixed(x)
-  return py.grouped_fixed(x, 0)
+  return require("py").grouped_fixed(x, 0)
 end
 
 -- Python "{:+.2f}" (the sign kept on -0.00).

@@ -3,10 +3,12 @@
 -- cascade of 7.4) and where it should run (centralize by default, 7.5).
 -- This file holds the data (constants, default tiers, the workload library,
 -- the GPU table), the gates as a table a mutation or a site pack can
--- replace, document resolution, placement, the fleet arithmetic and the
--- rules. commands.lua (the edge-placement verbs) and validation.lua (the
--- registry's figures) reach it through the globals below; every figure is
--- computed by models.placement.
+-- replace, document resolution, placement and the rules; the library
+-- documents, the fleet arithmetic and the model calls are modules in lib/,
+-- compiled only by a run that needs them. commands.lua (the edge-placement
+-- verbs, whose code is in lib/cli/) and validation.lua (the registry's
+-- figures) reach it through the globals below; every figure is computed by
+-- models.placement.
 engine.pack {
   summary   = "edge placement gates, placement physics and the tower-versus-hub fleet",
   help_base = "https://infragate.invalid/rules/placement/",
@@ -635,258 +637,21 @@ end
 
 -- ---- libraries --------------------------------------------------------------------------
 
--- The workloads of a workload-library document, or nil with problems.
-local function resolve_library(doc, file, ps)
-  local list, out, ok = doc.workloads, {}, true
-  for i = 1, #list do
-    local w = resolve_workload(list, i, file, ps)
-    if not w then
-      ok = false
-    else
-      local _, j = find_by_name(out, w.name)
-      if j then
-        ok = false
-        problem(ps, file, list, i, ("workload name '%s' is used twice in the library "
-                .. "(workloads %d and %d)"):format(w.name, j, i))
-      end
-      w.loc = { file = file, at = list, key = i }
-      out[#out + 1] = w
-    end
-  end
-  return ok and out or nil
-end
-
-local function infeasible_findings(workloads, rows, out)
-  for i, w in ipairs(workloads) do
-    if not rows[i].rec then
-      finding(out, "placement.strict.infeasible",
-        ("no tier of the ladder accepts workload '%s'"):format(w.name), nil, w.loc)
-    end
-  end
-end
+-- lib/library.lua, compiled on first call.
+local function resolve_library(...) return require("library").resolve_library(...) end
+local function infeasible_findings(...) return require("library").infeasible_findings(...) end
 
 -- ---- fleets (7.6) --------------------------------------------------------------------------
 
--- Resolve a fleet-pair document (or the defaults when doc is nil).
-local function resolve_fleet(doc, file, ps)
-  local gpus = { order = {} }
-  for _, k in ipairs(GPU_TABLE.order) do
-    gpus[k] = GPU_TABLE[k]
-    gpus.order[#gpus.order + 1] = k
-  end
-  if doc and doc.gpus ~= nil then
-    for k, g in pairs(doc.gpus) do
-      if GPU_TABLE[k] then
-        problem(ps, file, doc.gpus, k, ("GPU '%s' is built in and cannot be redefined"):format(k),
-                "key")
-      else
-        gpus[k] = { watts = g.watts + 0.0, tflops_fp8 = g.tflops_fp8 + 0.0 }
-        gpus.order[#gpus.order + 1] = k
-      end
-    end
-  end
-  local sides = {}
-  for _, side in ipairs({ "tower", "hub" }) do
-    local dflt = FLEET_DEFAULTS[side]
-    local s = { side = side, sites = dflt.sites, gpu = dflt.gpu,
-                gpu_loc = { file = file, at = doc, key = side, ptr = "/" .. side .. "/gpu" } }
-    local v = doc and doc[side]
-    local t
-    if v ~= nil and v.tier ~= nil then
-      t = resolve_tier(v, "tier", file, ps)
-    else
-      t = default_tier(dflt.tier)
-    end
-    if v ~= nil then
-      if v.sites ~= nil then s.sites = v.sites end
-      s.gpu_loc = { file = file, at = v, key = "gpu" }
-      if v.gpu ~= nil then
-        s.gpu = v.gpu
-        if not gpus[v.gpu] then
-          problem(ps, file, v, "gpu", ("GPU '%s' is not in the GPU table (%s)")
-                  :format(v.gpu, quoted_list(gpus.order)))
-        end
-      end
-    end
-    if not doc then s.gpu_loc = nil end
-    s.tier = t
-    sides[side] = s
-  end
-  return { gpus = gpus, tower = sides.tower, hub = sides.hub }
-end
-
-local function fleet_side(s, gpus)
-  local t, g = s.tier, gpus[s.gpu]
-  local per_power = power_gpus(t.ai_power_kw, g.watts)
-  local per_fabric = t.max_fabric_gpus
-  local per = per_power < per_fabric and per_power or per_fabric
-  local bound = per_fabric < per_power and "fabric" or per_power < per_fabric and "power"
-                or "both"
-  local gpus_n = per * s.sites
-  local ai_mw = (t.ai_power_kw * s.sites) / 1000.0
-  local consumed = ((gpus_n * g.watts) * CONST.POWER_OVERHEAD) / 1e6
-  local stranded = ai_mw == 0 and 0.0 or 1.0 - consumed / ai_mw
-  local pflops = (gpus_n * g.tflops_fp8) / 1000.0
-  local ppmw = ai_mw == 0 and 0.0 or pflops / ai_mw
-  local hostable = {}
-  for _, w in ipairs(LIBRARY) do
-    if evaluate(w, t).status ~= "BLOCKED" then hostable[#hostable + 1] = w.name end
-  end
-  return { tier = t.name, sites = s.sites, gpu = s.gpu, gpu_watts = g.watts,
-           gpu_tflops_fp8 = g.tflops_fp8, power_gpus_per_site = per_power,
-           fabric_gpus_per_site = per_fabric, gpus_per_site = per, bound_by = bound,
-           gpus = gpus_n, ai_mw = ai_mw, consumed_mw = consumed, stranded_fraction = stranded,
-           pflops_fp8 = pflops, pflops_per_mw = ppmw, hostable = hostable,
-           max_gpu_watts = t.max_gpu_watts }
-end
-
-local function fleet_findings(f, out)
-  for _, side in ipairs({ "tower", "hub" }) do
-    local s, g = f[side], f.gpus[f[side].gpu]
-    if g.watts > s.tier.max_gpu_watts then
-      finding(out, "placement.strict.fleet-envelope",
-        ("%s fleet: GPU '%s' draws %s W, over tier '%s''s %s W envelope (max_gpu_watts)")
-        :format(side, s.gpu, r(g.watts), s.tier.name, r(s.tier.max_gpu_watts)),
-        s.tier.name, s.gpu_loc,
-        engine.object("gpu_watts", g.watts, "max_gpu_watts", s.tier.max_gpu_watts))
-    end
-  end
-end
-
--- The fleet comparison: both sides, the ratio and the rounded summary.
-local function compare_fleet(f)
-  local tw, hb = fleet_side(f.tower, f.gpus), fleet_side(f.hub, f.gpus)
-  local ratio = tw.pflops_per_mw == 0 and INF or hb.pflops_per_mw / tw.pflops_per_mw
-  local rnd = engine.round
-  local summary = {}
-  for _, p in ipairs({ { "tower", tw }, { "hub", hb } }) do
-    local k, s = p[1], p[2]
-    summary[k] = { sites = s.sites, gpus = s.gpus, ai_mw = rnd(s.ai_mw, 1),
-                   consumed_mw = rnd(s.consumed_mw, 1),
-                   stranded_pct = rnd(s.stranded_fraction * 100, 0),
-                   pflops_fp8 = rnd(s.pflops_fp8, 0), pflops_per_mw = rnd(s.pflops_per_mw, 0),
-                   quantum = s.gpus_per_site, hostable = #s.hostable }
-  end
-  summary.ratio = ratio ~= INF and rnd(ratio, 1) or INF
-  return { tower = tw, hub = hb, ratio = ratio, summary = summary }
-end
+-- lib/fleet.lua, compiled on first call.
+local function resolve_fleet(...) return require("fleet").resolve_fleet(...) end
+local function fleet_findings(...) return require("fleet").fleet_findings(...) end
+local function compare_fleet(...) return require("fleet").compare_fleet(...) end
 
 -- ---- model calls (5.7) --------------------------------------------------------------------
 
--- The signatures of the models as documents call them: argument names in
--- order, defaults (nil: required), and how the value reads.
-MODEL_SIGNATURES = {
-  one_way_us = { { "km" }, { "us_per_km", CONST.FIBER_US_PER_KM } },
-  rtt_ms = { { "km" }, { "us_per_km", CONST.FIBER_US_PER_KM } },
-  bdp_mb = { { "rate_gbps" }, { "km" }, { "us_per_km", CONST.FIBER_US_PER_KM } },
-  pfc_headroom_mb = { { "rate_gbps" }, { "km" }, { "mult", CONST.PFC_HEADROOM_BDP_MULT } },
-  pfc_max_lossless_km = { { "rate_gbps" }, { "headroom_mb" },
-                          { "mult", CONST.PFC_HEADROOM_BDP_MULT } },
-  ib_credit_max_km = { { "rate_gbps" }, { "vl_buffer_kb", CONST.IB_VL_BUFFER_KB + 0.0 } },
-  ring_allreduce_ms = { { "n_ranks" }, { "payload_gb" }, { "bw_gbps" },
-                        { "one_way_latency_us" } },
-  sync_step_efficiency = { { "n_ranks" }, { "payload_gb" }, { "inter_site_gbps" },
-                           { "compute_ms" }, { "distance_km" }, { "overlap_fraction", 1.0 },
-                           { "us_per_km", CONST.FIBER_US_PER_KM } },
-  latency_domain = { { "km" }, result = "domain" },
-  collectives_allowed = { { "km" }, result = "boolean" },
-  power_gpus = { { "ai_power_kw" }, { "gpu_watts" }, { "overhead", CONST.POWER_OVERHEAD },
-                 result = "integer" },
-  haversine_km = { { "lat1" }, { "lon1" }, { "lat2" }, { "lon2" },
-                   { "radius_km", CONST.EARTH_R_KM } },
-}
-MODEL_ORDER = { "one_way_us", "rtt_ms", "bdp_mb", "pfc_headroom_mb", "pfc_max_lossless_km",
-                "ib_credit_max_km", "ring_allreduce_ms", "sync_step_efficiency",
-                "latency_domain", "collectives_allowed", "power_gpus", "haversine_km" }
-
-local function model_value(sig, x)
-  if sig.result == "domain" then return DOMAIN_NAMES[math.floor(x) + 1] end
-  if sig.result == "boolean" then return x == 1 end
-  if sig.result == "integer" then return math.floor(x) end
-  return x
-end
-
--- Evaluate the calls of a placement-model-calls document. Returns the
--- results, each {model, names, values, value}; problems name the call.
-local function run_calls(doc, file, ps)
-  local results, calls = {}, doc.calls
-  for i = 1, #calls do
-    local c = calls[i]
-    local short = c.model:gsub("^placement%.", "")
-    local sig = MODEL_SIGNATURES[short]
-    local where = ("call %d (%s)"):format(i, c.model)
-    if not sig then
-      problem(ps, file, c, "model", ("%s: no placement model is named '%s'; the models are %s")
-              :format(where, c.model, quoted_list(MODEL_ORDER)))
-    else
-      local vals, names, bad = {}, {}, false
-      local given = c.args
-      local function arg_problem(key, msg)
-        bad = true
-        problem(ps, file, given or c, given and key or "args", ("%s: %s"):format(where, msg))
-      end
-      if given ~= nil and engine.type(given) == "list" then
-        if #given > #sig then
-          arg_problem(#sig + 1, ("the model takes %d arguments, the call gives %d")
-                      :format(#sig, #given))
-        end
-        for k = 1, math.min(#given, #sig) do vals[k] = given[k] end
-      elseif given ~= nil then
-        for name in pairs(given) do
-          local known = false
-          for _, a in ipairs(sig) do known = known or a[1] == name end
-          if not known then
-            local all = {}
-            for k, a in ipairs(sig) do all[k] = a[1] end
-            arg_problem(name, ("the model has no argument '%s'; its arguments are %s")
-                        :format(name, quoted_list(all)))
-          end
-        end
-        for k, a in ipairs(sig) do vals[k] = given[a[1]] end
-      end
-      for k, a in ipairs(sig) do
-        names[k] = a[1]
-        if vals[k] == nil then
-          if a[2] == nil then
-            arg_problem(engine.type(given) == "list" and k or a[1],
-                        ("argument '%s' has no default and is missing"):format(a[1]))
-          else
-            vals[k] = a[2]
-          end
-        elseif a[1] == "n_ranks" then
-          if engine.type(vals[k]) ~= "int" then
-            arg_problem(engine.type(given) == "list" and k or a[1],
-                        ("n_ranks must be an integer, not %s"):format(r(vals[k])))
-          end
-        else
-          vals[k] = vals[k] + 0.0
-        end
-      end
-      if not bad then
-        local named = {}
-        for k = 1, #sig do named[names[k]] = vals[k] end
-        local ok, x = pcall(M[short], named)
-        if not ok then
-          local msg = tostring(x):gsub("^[^:]*:%d+: ", "")
-          -- Point at the argument the model refused, when the call gave it.
-          local at, key = c, given ~= nil and "args" or "model"
-          local arg = msg:match("^bad argument '([%w_]+)'")
-          for k, name in ipairs(names) do
-            if given ~= nil and name == arg then
-              local gk = engine.type(given) == "list" and k or name
-              if given[gk] ~= nil then at, key = given, gk end
-            end
-          end
-          problem(ps, file, at, key, ("%s: %s"):format(where, msg))
-        else
-          results[#results + 1] = { model = "placement." .. short, names = names,
-                                    values = vals, value = model_value(sig, x) }
-        end
-      end
-    end
-  end
-  return results
-end
+-- lib/calls.lua, compiled on first call.
+local function run_calls(...) return require("calls").run_calls(...) end
 
 -- ---- what commands.lua and validation.lua use ----------------------------------------------
 
@@ -901,6 +666,9 @@ PL = {
   infeasible_findings = infeasible_findings, fleet_findings = fleet_findings,
   compare_fleet = compare_fleet, run_calls = run_calls,
   one_way_us = one_way_us, rtt_ms = rtt_ms, power_gpus = power_gpus,
+  M = M, problem = problem, r = r,
+  INF = INF, finding = finding, resolve_tier = resolve_tier,
+  resolve_workload = resolve_workload,
 }
 
 -- ---- lint: the same analysis per document kind ------------------------------------------

@@ -1,0 +1,126 @@
+-- edge-placement evaluate: evaluate one workload on every tier and check its declared tier.
+-- Compiled when the verb runs; its options are declared in commands.lua.
+local shared = require "cli.shared"
+
+local null_if_nil = shared.null_if_nil
+local finite_or_null = shared.finite_or_null
+local pad = shared.pad
+local raise_problems = shared.raise_problems
+local active = shared.active
+local has_error = shared.has_error
+local add_findings_json = shared.add_findings_json
+local findings_text = shared.findings_text
+local report = shared.report
+local load = shared.load
+local ladder_names = shared.ladder_names
+
+local function workload_json(w)
+  return engine.object(
+    "name", w.name, "note", w.note, "latency_sla_ms", finite_or_null(w.latency_sla_ms),
+    "access_rtt_ms", w.access_rtt_ms, "gpus", w.gpus, "gpu_watts", w.gpu_watts,
+    "collective", w.collective, "data_gravity", w.data_gravity,
+    "ingest_gbps", w.ingest_gbps, "sovereign", w.sovereign,
+    "resilience_class", w.resilience_class)
+end
+
+local function tier_json(v)
+  local f = v.fig
+  return engine.object("tier", v.tier.name, "status", v.status, "gate", null_if_nil(v.gate),
+                       "reason", null_if_nil(v.reason), "rule", null_if_nil(v.rule),
+                       "detail", null_if_nil(v.detail), "km_to_user", f.km_to_user,
+                       "fronthaul_us", f.fronthaul_us,
+                       "propagation_rtt_ms", f.propagation_rtt_ms,
+                       "path_rtt_ms", f.path_rtt_ms, "power_gpus", f.power_gpus)
+end
+
+local function passed_over(a)
+  local list = engine.array()
+  local from = a.rec and a.rec + 1 or 1
+  for i = from, #a.verdicts do
+    local v = a.verdicts[i]
+    list[#list + 1] = engine.object("tier", v.tier.name, "status", v.status,
+                                    "gate", null_if_nil(v.gate),
+                                    "reason", null_if_nil(v.reason))
+  end
+  return list
+end
+
+local function evaluate_text(rc, a, findings)
+  local w = rc.workload
+  local lines = { w.note ~= "" and (w.name .. ": " .. w.note) or w.name, "\n\n" }
+  for _, v in ipairs(a.verdicts) do
+    local line = "  " .. pad(v.tier.name, 18) .. " " .. pad(v.status, 8)
+    if v.status ~= "VIABLE" then
+      line = line .. " [" .. v.gate .. "] " .. v.detail
+    end
+    lines[#lines + 1] = line:gsub("%s+$", "") .. "\n"
+  end
+  lines[#lines + 1] = "\n"
+  local top = rc.tiers[#rc.tiers].name
+  if a.rec then
+    lines[#lines + 1] = ("recommended: %s\n"):format(rc.tiers[a.rec].name)
+  else
+    lines[#lines + 1] = "recommended: NONE\n"
+  end
+  if a.forced_by == "infeasible" then
+    lines[#lines + 1] = ("no tier of the ladder accepts '%s'\n"):format(w.name)
+  elseif a.forced_by then
+    lines[#lines + 1] = ("the recommendation sits below the top tier '%s' because of its %s "
+                         .. "gate\n"):format(top, a.forced_by)
+  end
+  return table.concat(lines) .. findings_text(findings)
+end
+
+return function(args, out)
+  if (args.workload == nil) == (args.request == nil) then
+    engine.usage(args.request and "--request" or "--workload",
+                 "give exactly one of -w/--workload NAME and --request FILE")
+  end
+  local lib
+  if args.workload then
+    lib = PL.find_by_name(LIBRARY, args.workload)
+    if not lib then
+      engine.usage("--workload", ("'%s' is not a library workload; choose one of %s")
+                   :format(args.workload, PL.quoted_list(PL.names_of(LIBRARY))))
+    end
+  end
+  local doc, ladder
+  if args.request then doc = load(args.request, "placement-request") end
+  if args.ladder then
+    if doc and doc.ladder ~= nil then
+      engine.usage("--ladder", ("'%s' has its own ladder; --ladder cannot replace it")
+                   :format(args.request))
+    end
+    ladder = { doc = load(args.ladder, "tier-ladder"), file = args.ladder }
+  end
+  local rc = PL.resolve_request(doc, { file = args.request, ladder = ladder,
+                                       tier = args.tier, workload = lib })
+  if #rc.problems > 0 then raise_problems(rc.problems) end
+  if rc.declared and rc.declared.error then engine.usage("--tier", rc.declared.error) end
+  local a = PL.analyze_request(rc)
+  local findings = active(a.findings, args.strict)
+  local rc_exit = has_error(findings) and 1 or 0
+  if args.format == "json" then
+    local tiers = engine.array()
+    for i, v in ipairs(a.verdicts) do tiers[i] = tier_json(v) end
+    local check = engine.null
+    if a.check then
+      check = engine.object("requested", a.check.requested, "tier", a.check.tier,
+                            "match", a.check.match, "status", a.check.status,
+                            "ok", a.check.ok)
+    end
+    local obj = engine.object(
+      "file", null_if_nil(args.request), "workload", workload_json(rc.workload),
+      "ladder", ladder_names(rc.tiers), "tiers", tiers,
+      "recommended", a.rec and rc.tiers[a.rec].name or engine.null,
+      "forced_by", null_if_nil(a.forced_by), "passed_over", passed_over(a),
+      "check", check)
+    add_findings_json(obj, findings)
+    out:json(obj)
+  elseif args.format == "text" then
+    out:write(evaluate_text(rc, a, findings))
+  else
+    report(out, findings, args.format, args.request)
+  end
+  return rc_exit
+end

@@ -1,0 +1,58 @@
+-- What infragate power's declarations (commands.lua) and its verbs' code both
+-- use: option lists, defaults and their helpers.
+local verbs = require "verbs"
+
+local FORMATS = { "text", "json" }
+
+local LINT_FORMATS = { "text", "json", "sarif", "github", "junit" }
+
+local format_opt = verbs.format_opt_of(FORMATS)
+
+local STRICT_OPT = { "--strict", type = "flag",
+                     help = "strict findings become errors and make the exit status 1" }
+
+local CONFIG_OPT = { "--config", type = "path", metavar = "FILE",
+                     help = "the verb's input document" }
+
+local SET_OPT = { "--set", type = "string", ["repeat"] = "append", metavar = "KEY=VALUE",
+                  help = "override one field of the input document" }
+
+-- `--seed N` arrives in args.set as "seed=N" at its argv place (3.2: each
+-- --set/--seed in argv order).
+local SEED_OPT = { "--seed", type = "int", min = 0, metavar = "N",
+                   help = "shorthand for --set seed=N", expands_to = "--set seed=" }
+
+local with = verbs.with
+
+local JOB_OPTS = { CONFIG_OPT, SET_OPT, STRICT_OPT, format_opt() }
+
+local FLEET_OPTS = { CONFIG_OPT, SET_OPT, SEED_OPT, STRICT_OPT, format_opt() }
+
+local RESULT_KEYS = { "seed", "hours_curtailed", "eligible_hours", "curtailed_frac_of_uptime",
+  "curtailed_mwh", "deferred_mwh", "blind_cost_dollars", "aware_cost_dollars",
+  "saving_dollars", "saving_pct", "gross_avoided_dollars", "saving_from_top1pct_hours_frac",
+  "max_price_mwh" }
+
+local NUMERIC_FIELDS = {}
+
+local function keyed(t, keys)
+  local o = engine.object()
+  for _, k in ipairs(keys) do o[k] = t[k] end
+  return o
+end
+
+return {
+  FORMATS = FORMATS,
+  LINT_FORMATS = LINT_FORMATS,
+  format_opt = format_opt,
+  STRICT_OPT = STRICT_OPT,
+  CONFIG_OPT = CONFIG_OPT,
+  SET_OPT = SET_OPT,
+  SEED_OPT = SEED_OPT,
+  with = with,
+  JOB_OPTS = JOB_OPTS,
+  FLEET_OPTS = FLEET_OPTS,
+  RESULT_KEYS = RESULT_KEYS,
+  NUMERIC_FIELDS = NUMERIC_FIELDS,
+  keyed = keyed,
+}

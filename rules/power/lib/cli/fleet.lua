@@ -1,0 +1,42 @@
+-- infragate power fleet: offline (full-foresight) curtailment of a fleet over
+-- one price series.
+-- Compiled when the verb runs; its options are declared in commands.lua.
+local py = require "py"
+local base = require "cli.base"
+local shared = require "cli.shared"
+
+local RESULT_KEYS = base.RESULT_KEYS
+local keyed = base.keyed
+local guarded = shared.guarded
+local fleet_input = shared.fleet_input
+local finish = shared.finish
+local truncated_finding = shared.truncated_finding
+local config_json = shared.config_json
+
+local DETAIL_KEYS = { "budget_hours", "top1pct_hours", "budget_binds", "flex_mw", "firm_mw",
+  "blind_cost_dollars", "firm_cost_dollars", "flex_cost_dollars", "deferral_cost_dollars",
+  "aware_cost_dollars", "saving_dollars", "saving_frac", "gross_avoided_dollars",
+  "gross_from_top1pct_dollars" }
+
+return guarded("fleet", function(args, out)
+  local cfg, origin = fleet_input(args)
+  local res, detail = models.power.fleet(cfg, nil, VARIANT)
+  local findings = engine.array()
+  findings[1] = truncated_finding(args, cfg, origin, cfg.horizon_h)
+  if args.format == "json" then
+    local d = keyed(detail, DETAIL_KEYS)
+    d.curtailed_hours = PW.array(detail.curtailed_hours)
+    out:json(engine.object("pack", "power", "config", config_json(cfg),
+      "result", PW.result_json(res), "detail", d, "findings", findings))
+  else
+    local t = {}
+    for _, k in ipairs(RESULT_KEYS) do
+      local v = res[k]
+      local shown = k:match("_dollars$") and (PW.money(v) .. " $") or py.repr(v)
+      if k == "saving_pct" then shown = shown .. (" (%s%%)"):format(py.fixed(v * 100, 2)) end
+      t[#t + 1] = ("%-32s %s\n"):format(k, shown)
+    end
+    out:write(table.concat(t))
+  end
+  return finish(args, out, findings)
+end)

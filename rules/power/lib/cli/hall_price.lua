@@ -1,0 +1,43 @@
+-- infragate power hall-price: expected price of halls with weekly spike hours
+-- folded in.
+-- Compiled when the verb runs; its options are declared in commands.lua.
+local py = require "py"
+local shared = require "cli.shared"
+
+local usage = shared.usage
+local guarded = shared.guarded
+local pyfloat = shared.pyfloat
+
+return guarded("hall-price", function(args, out)
+  local rows, t = engine.array(), {}
+  for i, item in ipairs(args.operands) do
+    local parts = {}
+    for part in (item .. ":"):gmatch("([^:]*):") do parts[#parts + 1] = part end
+    if #parts ~= 1 and #parts ~= 3 then
+      usage(item, ("'%s' is not PRICE or PRICE:SPIKE_PRICE:SPIKE_HOURS"):format(item))
+    end
+    local v = {}
+    for j, part in ipairs(parts) do
+      local x = pyfloat(part)
+      local hi, lo = j == 3 and 168 or 1e6, j == 3 and 0 or -1e6
+      if x == nil or x ~= x or x == math.huge or x == -math.huge or x < lo or x > hi then
+        usage(item, ("'%s' in '%s' must be a finite number within %s..%s"):format(part, item,
+              py.repr(lo), py.repr(hi)))
+      end
+      v[j] = x
+    end
+    local hall = { price_mwh = v[1], spike_price_mwh = v[2] or 0.0,
+                   spike_hours_per_week = v[3] or 0.0 }
+    local hp = models.power.hall_price(hall)
+    rows[i] = engine.object("price_mwh", hall.price_mwh, "spike_price_mwh", hall.spike_price_mwh,
+      "spike_hours_per_week", hall.spike_hours_per_week, "spike_fraction", hp.spike_fraction,
+      "expected_price_mwh", hp.expected_price_mwh)
+    t[#t + 1] = ("%s %s\n"):format(item, ("%.6g"):format(hp.expected_price_mwh))
+  end
+  if args.format == "json" then
+    out:json(engine.object("pack", "power", "rows", rows, "findings", engine.array()))
+  else
+    out:write(table.concat(t))
+  end
+  return 0
+end)

@@ -1,0 +1,37 @@
+-- infragate power prices: the synthetic hourly price series of a fleet config.
+-- Compiled when the verb runs; its options are declared in commands.lua.
+local py = require "py"
+local shared = require "cli.shared"
+
+local guarded = shared.guarded
+local fleet_input = shared.fleet_input
+local finish = shared.finish
+local truncated_finding = shared.truncated_finding
+local config_json = shared.config_json
+
+return guarded("prices", function(args, out)
+  local cfg, origin = fleet_input(args)
+  local prices, spikes = models.power.prices(cfg)
+  local findings = engine.array()
+  findings[1] = truncated_finding(args, cfg, origin, cfg.horizon_h)
+  local maxp = prices[1]
+  for _, p in ipairs(prices) do if p > maxp then maxp = p end end
+  if args.format == "json" then
+    local sp = engine.array()
+    for i, s in ipairs(spikes) do
+      sp[i] = engine.object("start_h", s.start_h, "magnitude_mwh", s.magnitude_mwh)
+    end
+    out:json(engine.object("pack", "power", "config", config_json(cfg),
+      "hours", cfg.horizon_h, "prices", PW.array(prices), "spikes", sp,
+      "max_price_mwh", maxp, "findings", findings))
+  else
+    local lines = {}
+    for h, p in ipairs(prices) do lines[h] = ("%d %s\n"):format(h - 1, py.fixed(p, 2)) end
+    for _, s in ipairs(spikes) do
+      lines[#lines + 1] = ("spike at hour %d: %s $/MWh\n"):format(s.start_h,
+                                                                py.fixed(s.magnitude_mwh, 2))
+    end
+    out:write(table.concat(lines))
+  end
+  return finish(args, out, findings)
+end)

@@ -1,0 +1,43 @@
+-- infragate power scarcity: value of moving off a site before a price spike.
+-- Compiled when the verb runs; its options are declared in commands.lua.
+local py = require "py"
+local shared = require "cli.shared"
+
+local guarded = shared.guarded
+local job_input = shared.job_input
+local finding = shared.finding
+local finish = shared.finish
+local job_json = shared.job_json
+
+return guarded("scarcity", function(args, out)
+  local job = job_input(args)
+  local P, H = args.spike_price + 0.0, args.spike_hours + 0.0
+  local sc = models.power.scarcity(job, P, H, VARIANT)
+  local mig = models.power.migration(job, VARIANT)
+  local findings = engine.array()
+  if H <= mig.downtime_h then
+    findings[1] = finding(args, "power.strict.spike-within-migration",
+      ("the spike lasts %s h, no longer than the %s h migration: the move cannot finish "
+       .. "before it ends"):format(py.repr(H), py.repr(mig.downtime_h)),
+      { path = "/spike_hours" })
+  end
+  local u = sc.unrounded
+  if args.format == "json" then
+    out:json(engine.object("pack", "power", "job", job_json(job), "spike_price_mwh", P,
+      "spike_hours", H, "stay_through_spike_dollars", sc.stay_through_spike_dollars,
+      "move_and_ride_it_out_dollars", sc.move_and_ride_it_out_dollars,
+      "net_benefit_of_moving", sc.net_benefit_of_moving, "worth_moving", sc.worth_moving,
+      "migration_downtime_h", mig.downtime_h, "migration_cost_dollars", mig.cost_dollars,
+      "unrounded", engine.object("stay_through_spike_dollars", u.stay_through_spike_dollars,
+        "move_and_ride_it_out_dollars", u.move_and_ride_it_out_dollars,
+        "net_benefit_of_moving", u.net_benefit_of_moving),
+      "findings", findings))
+  else
+    out:write(("a %s h spike at %s $/MWh\n"):format(py.repr(H), py.repr(P))
+      .. ("  stay through it:       %s $\n"):format(PW.money(sc.stay_through_spike_dollars))
+      .. ("  move and ride it out:  %s $\n"):format(PW.money(sc.move_and_ride_it_out_dollars))
+      .. ("  net benefit of moving: %s $\n"):format(PW.money(sc.net_benefit_of_moving))
+      .. ("  worth moving: %s\n"):format(sc.worth_moving and "yes" or "no"))
+  end
+  return finish(args, out, findings)
+end)

@@ -1,0 +1,54 @@
+-- infragate reliability checkpoint: Young / Daly optimum interval and the
+-- overhead of a declared interval.
+-- Compiled when the verb runs; its options are declared in commands.lua.
+local shared = require "cli.shared"
+
+local guarded = shared.guarded
+local config_input = shared.config_input
+local finish = shared.finish
+
+return guarded("checkpoint", function(args, out)
+  local c = config_input(args)
+  local policy = args.pair == "overlapped" and "elastic" or "manual"
+  local pc, pw = REL.pair(c, policy)
+  local W = (args.write_h or pw) + 0.0
+  local C = (args.interval_h or pc) + 0.0
+  local R = (args.reload_h or c.reload_h) + 0.0
+  local M = args.mtbf_h and args.mtbf_h + 0.0 or nil
+  if not M and REL.event_rate(c) > 0 then M = 1 / REL.event_rate(c) end
+  local nul = engine.null
+  local f = { young_h = nul, daly_h = nul, young_daly_mr_h = nul, ratio_to_young = nul,
+              overhead = nul, optimal_overhead = nul, overhead_excess = nul, cadence = nul }
+  if M and W > 0 then
+    local k = REL.checkpoint(W, M, R, C)
+    for key, v in pairs(k) do f[key] = v end
+    f.cadence = REL.cadence(k.ratio_to_young)
+  elseif M then
+    f.young_h, f.daly_h, f.young_daly_mr_h = 0.0, 0.0, 0.0
+    f.overhead = W / C + C / (2 * M)
+    f.optimal_overhead = math.sqrt((2 * W) / M)
+  end
+  local findings = engine.array()
+  if args.format == "json" then
+    out:json(engine.object("pack", "reliability", "pair", args.pair, "write_h", W,
+      "interval_h", C, "mtbf_h", M or nul, "reload_h", R, "young_h", f.young_h,
+      "daly_h", f.daly_h, "young_daly_mr_h", f.young_daly_mr_h,
+      "ratio_to_young", f.ratio_to_young, "overhead", f.overhead,
+      "optimal_overhead", f.optimal_overhead, "overhead_excess", f.overhead_excess,
+      "cadence", f.cadence, "findings", findings))
+  else
+    local function h(x) return x == nul and "n/a" or ("%.4f"):format(x) end
+    out:write(("%s pair: write %s h, interval %s h, reload %s h\n"):format(args.pair, h(W),
+                h(C), h(R))
+      .. ("MTBF              %s h\n"):format(M and h(M) or "n/a (no failures)")
+      .. ("young_h           %s h\n"):format(h(f.young_h))
+      .. ("daly_h            %s h\n"):format(h(f.daly_h))
+      .. ("young_daly_mr_h   %s h\n"):format(h(f.young_daly_mr_h))
+      .. ("ratio_to_young    %s\n"):format(h(f.ratio_to_young))
+      .. ("overhead          %s\n"):format(h(f.overhead))
+      .. ("optimal_overhead  %s\n"):format(h(f.optimal_overhead))
+      .. ("overhead_excess   %s\n"):format(h(f.overhead_excess))
+      .. ("cadence           %s\n"):format(f.cadence == nul and "n/a" or f.cadence))
+  end
+  return finish(args, out, findings)
+end)

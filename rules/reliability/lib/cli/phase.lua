@@ -1,0 +1,89 @@
+-- infragate reliability phase: where warm spares beat elastic shrink: blast
+-- radius x pool size.
+-- Compiled when the verb runs; its options are declared in commands.lua.
+local py = require "py"
+local shared = require "cli.shared"
+
+local raise = shared.raise
+local usage = shared.usage
+local guarded = shared.guarded
+local pyint = shared.pyint
+local site = shared.site
+local config_input = shared.config_input
+local check_budget = shared.check_budget
+local finish = shared.finish
+
+-- A comma-separated list of integers >= lo.
+local function int_list(option, text, lo)
+  local list = {}
+  for item in (text .. ","):gmatch("([^,]*),") do
+    local v = pyint(item)
+    if v == nil or v < lo then
+      usage(option, ("%s: '%s' is not an integer >= %d"):format(option, item, lo))
+    end
+    list[#list + 1] = v
+  end
+  if #list > 1000 then usage(option, ("%s takes at most 1,000 values"):format(option)) end
+  return list
+end
+
+return guarded("phase", function(args, out)
+  local blasts = int_list("--blasts", args.blasts, 1)
+  local pools = int_list("--pools", args.pools, 0)
+  local base, origin = config_input(args)
+  local F = args.corr_fraction + 0.0
+  local per_blast, events = {}, 0
+  for j, b in ipairs(blasts) do
+    local burst = 0.0
+    if b > 1 then burst = (F * (base.single_rate_per_node_h * base.nodes)) / b end
+    local c = REL.copy(base, { burst_rate_per_h = burst, burst_blast = b })
+    for _, k in ipairs(pools) do
+      local ck = REL.copy(c, { spare_nodes = k })
+      for _, p in ipairs(REL.cross_problems(ck)) do
+        local s = site(origin, p.key)
+        raise({ { rule = p.limit and "input.limit" or "input.type", argument = "--blasts",
+                  path = s.path, message = ("blast %d: %s"):format(b, p.message) } })
+      end
+    end
+    per_blast[j] = c
+    events = events + REL.expected_events(c) * args.seeds * (#pools + 1)
+  end
+  check_budget(#blasts * (#pools + 1) * args.seeds, events, "--seeds")
+  local elastic, S, A, W = engine.array(), engine.array(), engine.array(), engine.array()
+  for j, c in ipairs(per_blast) do
+    elastic[j] = REL.means(c, { "elastic" }, args.seeds).elastic.ettr
+  end
+  for i, k in ipairs(pools) do
+    S[i], A[i], W[i] = engine.array(), engine.array(), engine.array()
+    for j, c in ipairs(per_blast) do
+      local s = REL.means(REL.copy(c, { spare_nodes = k }), { "auto-spares-ckpt" },
+                          args.seeds)["auto-spares-ckpt"].ettr
+      local a = s - elastic[j]
+      S[i][j], A[i][j] = s, a
+      W[i][j] = a > 0 and "spares" or (a < 0 and "elastic" or "tie")
+    end
+  end
+  local findings = engine.array()
+  if args.format == "json" then
+    out:json(engine.object("pack", "reliability", "seeds", args.seeds, "corr_fraction", F,
+      "blasts", engine.array(table.unpack(blasts)), "pools", engine.array(table.unpack(pools)),
+      "elastic_ettr", elastic, "spares_ckpt_ettr", S, "advantage", A, "winner", W,
+      "findings", findings))
+  else
+    local lines = { ("advantage of auto-spares-ckpt over elastic (ETTR points), %d seeds, "
+                     .. "burst share %s\n"):format(args.seeds, py.repr(F)) }
+    local head = { ("%-12s"):format("k \\ b") }
+    for _, b in ipairs(blasts) do head[#head + 1] = ("%8d"):format(b) end
+    lines[#lines + 1] = table.concat(head) .. "\n"
+    local row = { ("%-12s"):format("elastic") }
+    for j in ipairs(blasts) do row[#row + 1] = ("%8s"):format(py.fixed(elastic[j], 4)) end
+    lines[#lines + 1] = table.concat(row) .. "\n"
+    for i, k in ipairs(pools) do
+      row = { ("%-12d"):format(k) }
+      for j in ipairs(blasts) do row[#row + 1] = ("%+8.3f"):format(A[i][j]) end
+      lines[#lines + 1] = table.concat(row) .. "\n"
+    end
+    out:write(table.concat(lines))
+  end
+  return finish(args, out, findings)
+end)

@@ -78,12 +78,6 @@ local function limited(fn, ...)
   error(msg, 0)
 end
 
--- prog:verb with the input-error guard around the verb's body.
-local function verb(spec)
-  spec.run = guarded(spec.name, spec.run)
-  prog:verb(spec)
-end
-
 -- Where a resolved field came from: {file, line, column} or nil (a flag).
 local function origin_of(origins, key)
   local o = origins[key]
@@ -332,11 +326,11 @@ local function stranded_text(s, r)
   return table.concat(lines)
 end
 
-verb {
+prog:verb {
   name    = "stranded",
   summary = "three-layer stranded-capacity calculator for one fleet and window",
   options = stranded_options,
-  run     = function(args, out)
+  run     = guarded("stranded", function(args, out)
     local s, origins, weight_given = resolve_stranded(args)
     local r = SCHED.stranded(s)
     local findings = {}
@@ -369,16 +363,16 @@ verb {
       out:write(stranded_text(s, r))
     end
     return finish(args, out, findings)
-  end,
+  end),
 }
 
 -- ---- presets (4.2) ---------------------------------------------------------------
 
-verb {
+prog:verb {
   name    = "presets",
   summary = "the six worked examples of the calculator",
   options = { fmt_opt() },
-  run     = function(args, out)
+  run     = guarded("presets", function(args, out)
     if args.format == "json" then
       local list = engine.array()
       for i, p in ipairs(SCHED.PRESETS) do
@@ -398,7 +392,7 @@ verb {
     end
     out:write(table.concat(lines))
     return 0
-  end,
+  end),
 }
 
 -- ---- workload (4.3) ----------------------------------------------------------------
@@ -428,7 +422,7 @@ function SCHED.workload_figures(cfg)
            rows = rows, w = w }
 end
 
-verb {
+prog:verb {
   name    = "workload",
   summary = "expected work per job, arrival rate and the generated job stream",
   options = { CONFIG_OPT, SET_OPT,
@@ -436,7 +430,7 @@ verb {
               { "--days", type = "int", metavar = "N",
                 help = "shorthand for --set horizon_days=N" },
               fmt_opt() },
-  run     = function(args, out)
+  run     = guarded("workload", function(args, out)
     local cfg = resolve_config(args)
     limit_check(cfg)
     local f = SCHED.workload_figures(cfg)
@@ -468,7 +462,7 @@ verb {
                                 f.w.jobs_by_tier.batch, f.w.jobs_by_tier.besteffort)
     out:write(table.concat(lines))
     return 0
-  end,
+  end),
 }
 
 -- ---- simulate (4.4) ----------------------------------------------------------------
@@ -532,7 +526,7 @@ local function censored_message(n, what)
           .. "flatters it"):format(n, what)
 end
 
-verb {
+prog:verb {
   name    = "simulate",
   summary = "one simulation per policy on one cluster config and seed",
   options = { { "--policy", type = "string", default = "all", metavar = "P[,P...]|all",
@@ -545,7 +539,7 @@ verb {
                 help = "intent controller keeps the static reservation" },
               { "--no-elasticity", type = "flag", help = "no job is elastic" },
               fmt_opt(), STRICT_OPT },
-  run     = function(args, out)
+  run     = guarded("simulate", function(args, out)
     local policies = args.policy == "all" and SCHED.POLICIES
                      or parse_list("--policy", args.policy, policy_item)
     local has_intent = false
@@ -583,7 +577,7 @@ verb {
       out:write(table.concat(texts))
     end
     return finish(args, out, findings)
-  end,
+  end),
 }
 
 -- ---- grid (4.5) ----------------------------------------------------------------
@@ -621,14 +615,14 @@ local function mean_sd(rows)
   return mean, sd
 end
 
-verb {
+prog:verb {
   name    = "grid",
   summary = "the headline experiment: 4 scenarios x 3 policies x seeds",
   options = { { "--days", type = "int", default = 30, metavar = "N", help = "horizon in days" },
               { "--seeds", type = "string", metavar = "S,S,...",
                 help = "seeds (default 42,43,44)" },
               CONFIG_OPT, SET_OPT, fmt_opt(), STRICT_OPT },
-  run     = function(args, out)
+  run     = guarded("grid", function(args, out)
     local seeds = seeds_arg(args, { 42, 43, 44 })
     local base = resolve_config(args, { horizon_days = args.days })
     local rows, agg, findings, lines = engine.array(), engine.array(), {}, {}
@@ -689,7 +683,7 @@ verb {
       out:write(table.concat(lines))
     end
     return finish(args, out, findings)
-  end,
+  end),
 }
 
 -- ---- sensitivity (4.6) ----------------------------------------------------------
@@ -744,7 +738,7 @@ function SCHED.factorial(days, seeds, keep_runs)
   return summaries, runs, censored
 end
 
-verb {
+prog:verb {
   name    = "sensitivity",
   summary = "factorial ablation of demand tracking and elasticity",
   options = { { "--days", type = "int", default = 14, min = 1, max = 366, metavar = "N",
@@ -752,7 +746,7 @@ verb {
               { "--seeds", type = "string", metavar = "S,S,...", help = "seeds (default 0..11)" },
               { "--runs", type = "flag", help = "also print every run" },
               fmt_opt(), STRICT_OPT },
-  run     = function(args, out)
+  run     = guarded("sensitivity", function(args, out)
     local default = {}
     for i = 0, 11 do default[#default + 1] = i end
     local seeds = seeds_arg(args, default)
@@ -790,7 +784,7 @@ verb {
       out:write(table.concat(lines))
     end
     return finish(args, out, findings)
-  end,
+  end),
 }
 
 -- ---- replay (4.7) and the capacity ledger (5.9) -----------------------------------
@@ -956,12 +950,12 @@ local REPORT_ORDER = { "schema_version", "evidence_kind", "run_id", "provenance"
                        "productive_fraction_of_nominal", "productive_fraction_of_envelope",
                        "workloads", "assumptions" }
 
-verb {
+prog:verb {
   name     = "replay",
   summary  = "conserving capacity ledger of one policy run",
   operands = { name = "SCENARIO", min = 1, max = 1 },
   options  = { SET_OPT, fmt_opt(), STRICT_OPT },
-  run      = function(args, out)
+  run      = guarded("replay", function(args, out)
     local file = args.operands[1]
     local doc = load_doc(file, "capacity-replay", false)
     local cfg, policy, workloads = scenario_inputs(doc, file, args.set)
@@ -976,7 +970,7 @@ verb {
       out:write(report_text(report))
     end
     return finish(args, out, findings)
-  end,
+  end),
 }
 
 -- ---- compare (4.8) ---------------------------------------------------------------
@@ -1071,12 +1065,12 @@ local function same(a, b)
          == digest(engine.type(b) == "lua" and b or engine.plain(b))
 end
 
-verb {
+prog:verb {
   name     = "compare",
   summary  = "difference of two capacity reports made on identical inputs",
   operands = { name = "REPORT", min = 2, max = 2 },
   options  = { fmt_opt() },
-  run      = function(args, out)
+  run      = guarded("compare", function(args, out)
     local fb, fc = args.operands[1], args.operands[2]
     local base = compare_operand(fb)
     local cand = compare_operand(fc)
@@ -1121,7 +1115,7 @@ verb {
       out:write(table.concat(lines))
     end
     return 0
-  end,
+  end),
 }
 
 -- ---- inference (4.9, 5.10) ------------------------------------------------------
@@ -1298,13 +1292,13 @@ local function inference_text(r)
   return table.concat(lines)
 end
 
-verb {
+prog:verb {
   name    = "inference",
   summary = "single-device inference service model, or the built-in 72-run sweep",
   options = { { "--scenario", type = "path", metavar = "FILE", help = "an inference-scenario" },
               { "--sweep", type = "flag", help = "run the 72 built-in scenarios" },
               fmt_opt() },
-  run     = function(args, out)
+  run     = guarded("inference", function(args, out)
     if (args.scenario ~= nil) == (args.sweep == true) then
       engine.usage(args.scenario and "--sweep" or "--scenario",
                    "give exactly one of --scenario FILE and --sweep")
@@ -1341,7 +1335,7 @@ verb {
       out:write(inference_text(r))
     end
     return 0
-  end,
+  end),
 }
 
 -- ---- philly (4.10, 5.11) -----------------------------------------------------------
@@ -1512,14 +1506,14 @@ local function philly(doc, cutoff_text, file)
     "calibration", cs, "validation", vs, "held_out_size_total_variation", 0.5 * tv)
 end
 
-verb {
+prog:verb {
   name     = "philly",
   summary  = "workload-shape validation of a Philly job log: temporal split, sizes",
   operands = { name = "LOG", min = 1, max = 1 },
   options  = { { "--cutoff", type = "string", default = "2017-11-20", metavar = "YYYY-MM-DD",
                  help = "calibration before, validation on or after this date" },
                fmt_opt() },
-  run      = function(args, out)
+  run      = guarded("philly", function(args, out)
     parse_cutoff(args.cutoff)    -- a usage error comes before reading the log
     local doc = load_doc(args.operands[1], "philly-job-log", true)
     local r = philly(doc, args.cutoff, args.operands[1])
@@ -1551,7 +1545,7 @@ verb {
                         :format(py.fixed(r.held_out_size_total_variation, 4))
     out:write(table.concat(lines))
     return 0
-  end,
+  end),
 }
 
 -- ---- validate (4.11) ----------------------------------------------------------------
@@ -1601,13 +1595,13 @@ local function g4(x)
   return ("%.4g"):format(x)
 end
 
-verb {
+prog:verb {
   name    = "validate",
   summary = "the validation registry: 17 points, declined anchors, mutations",
   options = { { "--mutate", type = "choice", choices = MUTATIONS, metavar = "NAME",
                 help = "break one mechanism on purpose: " .. table.concat(MUTATIONS, ", ") },
               fmt_opt() },
-  run     = function(args, out)
+  run     = guarded("validate", function(args, out)
     local entry = engine.validate { mutation = args.mutate }
     local counts = { calibrated = 0, emergent = 0, sanity = 0 }
     local passed, exercising = 0, 0
@@ -1654,12 +1648,12 @@ verb {
       counts.calibrated, counts.emergent, counts.sanity, exercising)
     out:write(table.concat(lines))
     return entry.ok and 0 or 1
-  end,
+  end),
 }
 
 -- ---- lint (4.12) ------------------------------------------------------------------
 
-verb {
+prog:verb {
   name     = "lint",
   summary  = "rules over capacity requests and scheduler policies",
   lint     = true,
@@ -1667,8 +1661,8 @@ verb {
   options  = { { "--strict", type = "flag", help = "run strict rules (the default)" },
                { "--no-strict", type = "flag", help = "do not run the strict rules" },
                fmt_opt(LINT_FORMATS) },
-  run      = function(args)
+  run      = guarded("lint", function(args)
     return engine.lint { operands = args.operands, pack = "scheduling",
                          strict = verbs.strict_choice(args), format = args.format }
-  end,
+  end),
 }

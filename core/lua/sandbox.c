@@ -40,6 +40,46 @@ void sandbox_limits_default(struct sandbox_limits *lim)
 
 static void sb_hook(lua_State *L, lua_Debug *ar);
 
+/* Under AddressSanitizer every block comes from malloc, so that Lua's
+ * heap keeps its redzones and leak reports. */
+#if defined(__SANITIZE_ADDRESS__)
+#define SB_USE_POOL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SB_USE_POOL 0
+#endif
+#endif
+#ifndef SB_USE_POOL
+#define SB_USE_POOL 1
+#endif
+
+static int pooled(size_t n)
+{
+	return SB_USE_POOL && n > 0 && n <= SB_POOL_MAX_BLOCK;
+}
+
+/* realloc with the pool for small blocks (sb_pool.h); a block's size says
+ * where it came from. */
+static void *sb_realloc(struct sandbox *sb, void *ptr, size_t osize, size_t nsize)
+{
+	int small_old = ptr && pooled(osize), small_new = pooled(nsize);
+	void *p;
+
+	if (small_old && small_new && (osize - 1) >> 4 == (nsize - 1) >> 4)
+		return ptr;
+	if (!small_old && !small_new)
+		return realloc(ptr, nsize);
+	p = small_new ? sb_pool_get(&sb->pool, nsize, nsize < osize) : malloc(nsize);
+	if (!p || !ptr)
+		return p;
+	memcpy(p, ptr, osize < nsize ? osize : nsize);
+	if (small_old)
+		sb_pool_put(&sb->pool, ptr, osize);
+	else
+		free(ptr);
+	return p;
+}
+
 static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 {
 	struct sandbox *sb = ud;
@@ -49,7 +89,10 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 	if (!ptr)
 		osize = 0;
 	if (nsize == 0) {
-		free(ptr);
+		if (ptr && pooled(osize))
+			sb_pool_put(&sb->pool, ptr, osize);
+		else
+			free(ptr);
 		sb->mem_used -= osize;
 		return NULL;
 	}
@@ -68,7 +111,7 @@ static void *sb_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
 			return NULL;
 		}
 	}
-	p = realloc(ptr, nsize);
+	p = sb_realloc(sb, ptr, osize, nsize);
 	if (!p)
 		return NULL;
 	sb->mem_used = sb->mem_used - osize + nsize;
@@ -540,6 +583,7 @@ struct sandbox *sandbox_new_failing(const struct sandbox_config *cfg,
 		goto nomem;
 	sb->lim = cfg->limits;
 	sb->mem_cap = cfg->limits.memory_bytes;
+	sb_pool_init(&sb->pool, sb->mem_cap);
 	sb->host = cfg->host;
 	sb->data_root = strdup(cfg->data_root ? cfg->data_root : ".");
 	sb->version = strdup(cfg->version ? cfg->version : "0");
@@ -585,6 +629,7 @@ void sandbox_free(struct sandbox *sb)
 		 * finalizers that do not run Lua code. */
 		lua_close(sb->L);
 	}
+	sb_pool_release(&sb->pool);
 	free(sb->packs);
 	free(sb->infos);
 	free(sb->allowed);

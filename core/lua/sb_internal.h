@@ -13,6 +13,7 @@
 #include <stdlib.h>
 
 #include "core/lua/lpattern.h"
+#include "core/lua/sb_pool.h"
 #include "core/lua/sandbox.h"
 
 /* Why a call tripped. */
@@ -151,6 +152,7 @@ struct sandbox {
 	/* Memory accounting (spec/core.md 6.4). */
 	size_t mem_used;
 	size_t mem_cap;
+	struct sb_pool pool;     /* Lua's small blocks (sb_pool.h) */
 	long fail_at;            /* tests: refuse the N-th allocation */
 	struct sb_frame *frame;  /* the running call, or NULL */
 	struct sb_frame idle;    /* used between calls */

@@ -82,6 +82,30 @@ function verbs.guard(fail)
   end
 end
 
+-- The top-level fields of a --config document of 'kind' (every schema
+-- problem raised at once) into values[k], and where each came from,
+-- {file, line, column}, into origin[k]; `kind` itself is not a field.
+function verbs.config_document(path, kind, values, origin)
+  local doc, findings = engine.load(path, { kind = kind, collect = true })
+  if findings and #findings > 0 then
+    local errors = {}
+    for _, f in ipairs(findings) do
+      errors[#errors + 1] = { rule = f.rule, message = f.message, file = f.file or path,
+                              line = f.line, column = f.column, path = f.path }
+    end
+    verbs.raise(errors)
+  end
+  if engine.type(doc) == "map" then
+    for k, v in pairs(doc) do
+      if k ~= "kind" then
+        values[k] = v
+        local w = engine.where(doc, k)
+        origin[k] = { file = path, line = w.line, column = w.column }
+      end
+    end
+  end
+end
+
 -- ---- Python int()/float() over option text ---------------------------------------------------
 
 -- Python int() over ASCII, base 10; nil when not such text or beyond 64 bits.

@@ -118,25 +118,7 @@ end
 -- and a map of where each key came from ({file, line, column} or "set").
 local function resolve_input(args, kind, fields)
   local values, origin, errors = {}, {}, {}
-  if args.config then
-    local doc, findings = engine.load(args.config, { kind = kind, collect = true })
-    if findings and #findings > 0 then
-      for _, f in ipairs(findings) do
-        errors[#errors + 1] = { rule = f.rule, message = f.message, file = f.file or args.config,
-                                line = f.line, column = f.column, path = f.path }
-      end
-      raise(errors)
-    end
-    if engine.type(doc) == "map" then
-      for k, v in pairs(doc) do
-        if k ~= "kind" then
-          values[k] = v
-          local w = engine.where(doc, k)
-          origin[k] = { file = args.config, line = w.line, column = w.column }
-        end
-      end
-    end
-  end
+  if args.config then verbs.config_document(args.config, kind, values, origin) end
   local sets = {}
   for _, s in ipairs(args.set or {}) do sets[#sets + 1] = s end
   for _, s in ipairs(sets) do

@@ -132,25 +132,7 @@ end)()
 -- for --config, "set" for --set/--seed, nil for a default.
 local function resolve_config(args)
   local values, origin, errors = {}, {}, {}
-  if args.config then
-    local doc, findings = engine.load(args.config, { kind = "reliability-config", collect = true })
-    if findings and #findings > 0 then
-      for _, f in ipairs(findings) do
-        errors[#errors + 1] = { rule = f.rule, message = f.message, file = f.file or args.config,
-                                line = f.line, column = f.column, path = f.path }
-      end
-      raise(errors)
-    end
-    if engine.type(doc) == "map" then
-      for k, v in pairs(doc) do
-        if k ~= "kind" then
-          values[k] = v
-          local w = engine.where(doc, k)
-          origin[k] = { file = args.config, line = w.line, column = w.column }
-        end
-      end
-    end
-  end
+  if args.config then verbs.config_document(args.config, "reliability-config", values, origin) end
   -- `--seed N` arrives in args.set as "seed=N" at its argv place (3.1:
   -- each --set/--seed in argv order; the option's expands_to).
   local sets = {}

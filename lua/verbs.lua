@@ -82,10 +82,9 @@ function verbs.guard(fail)
   end
 end
 
--- The top-level fields of a --config document of 'kind' (every schema
--- problem raised at once) into values[k], and where each came from,
--- {file, line, column}, into origin[k]; `kind` itself is not a field.
-function verbs.config_document(path, kind, values, origin)
+-- An input document of 'kind', with every schema problem raised at once
+-- as the verb's input errors.
+function verbs.load_checked(path, kind)
   local doc, findings = engine.load(path, { kind = kind, collect = true })
   if findings and #findings > 0 then
     local errors = {}
@@ -95,6 +94,14 @@ function verbs.config_document(path, kind, values, origin)
     end
     verbs.raise(errors)
   end
+  return doc
+end
+
+-- The top-level fields of a --config document of 'kind' into values[k],
+-- and where each came from, {file, line, column}, into origin[k]; `kind`
+-- itself is not a field.
+function verbs.config_document(path, kind, values, origin)
+  local doc = verbs.load_checked(path, kind)
   if engine.type(doc) == "map" then
     for k, v in pairs(doc) do
       if k ~= "kind" then

@@ -10,16 +10,16 @@
 -- argument parsing need); each verb's code is its module in lib/cli/,
 -- compiled only when that verb runs (spec/core.md 5.8-5.9).
 
-local base = require "cli.base"
-local MUTATIONS = base.MUTATIONS
-local fmt_opt = base.fmt_opt
-local options = base.options
-local cut_opt = base.cut_opt
-local distance_opts = base.distance_opts
-local circuit_opt = base.circuit_opt
-local halls_opt = base.halls_opt
-local placement_opt = base.placement_opt
-local INTERVENTION_OPT = base.INTERVENTION_OPT
+local cli_base = require "cli.base"
+local MUTATIONS = cli_base.MUTATIONS
+local fmt_opt = cli_base.fmt_opt
+local options = cli_base.options
+local cut_opt = cli_base.cut_opt
+local distance_opts = cli_base.distance_opts
+local circuit_opt = cli_base.circuit_opt
+local halls_opt = cli_base.halls_opt
+local placement_opt = cli_base.placement_opt
+local INTERVENTION_OPT = cli_base.INTERVENTION_OPT
 
 local prog = engine.program {
   name    = "network",

@@ -10,13 +10,13 @@
 -- argument parsing need); each verb's code is its module in lib/cli/,
 -- compiled only when that verb runs (spec/core.md 5.8-5.9).
 
-local base = require "cli.base"
-local PROGRAM = base.PROGRAM
-local LINT_FORMATS = base.LINT_FORMATS
-local FORMATS = base.FORMATS
-local strict_opt = base.strict_opt
-local format_opt = base.format_opt
-local ladder_opt = base.ladder_opt
+local cli_base = require "cli.base"
+local PROGRAM = cli_base.PROGRAM
+local LINT_FORMATS = cli_base.LINT_FORMATS
+local FORMATS = cli_base.FORMATS
+local strict_opt = cli_base.strict_opt
+local format_opt = cli_base.format_opt
+local ladder_opt = cli_base.ladder_opt
 
 local prog = engine.program {
   name    = PROGRAM,

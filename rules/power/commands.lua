@@ -11,16 +11,16 @@
 -- argument parsing need); each verb's code is its module in lib/cli/,
 -- compiled only when that verb runs (spec/core.md 5.8-5.9).
 
-local base = require "cli.base"
-local LINT_FORMATS = base.LINT_FORMATS
-local format_opt = base.format_opt
-local STRICT_OPT = base.STRICT_OPT
-local with = base.with
-local JOB_OPTS = base.JOB_OPTS
-local FLEET_OPTS = base.FLEET_OPTS
-local RESULT_KEYS = base.RESULT_KEYS
-local NUMERIC_FIELDS = base.NUMERIC_FIELDS
-local keyed = base.keyed
+local cli_base = require "cli.base"
+local LINT_FORMATS = cli_base.LINT_FORMATS
+local format_opt = cli_base.format_opt
+local STRICT_OPT = cli_base.STRICT_OPT
+local with = cli_base.with
+local JOB_OPTS = cli_base.JOB_OPTS
+local FLEET_OPTS = cli_base.FLEET_OPTS
+local RESULT_KEYS = cli_base.RESULT_KEYS
+local NUMERIC_FIELDS = cli_base.NUMERIC_FIELDS
+local keyed = cli_base.keyed
 
 local prog = engine.program {
   name    = "power",

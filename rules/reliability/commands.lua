@@ -13,15 +13,15 @@
 -- argument parsing need); each verb's code is its module in lib/cli/,
 -- compiled only when that verb runs (spec/core.md 5.8-5.9).
 
-local base = require "cli.base"
-local LINT_FORMATS = base.LINT_FORMATS
-local MAX_LISTED = base.MAX_LISTED
-local format_opt = base.format_opt
-local STRICT_OPT = base.STRICT_OPT
-local CONFIG_OPTS = base.CONFIG_OPTS
-local with = base.with
-local policy_opt = base.policy_opt
-local FIELD_CHOICES = base.FIELD_CHOICES
+local cli_base = require "cli.base"
+local LINT_FORMATS = cli_base.LINT_FORMATS
+local MAX_LISTED = cli_base.MAX_LISTED
+local format_opt = cli_base.format_opt
+local STRICT_OPT = cli_base.STRICT_OPT
+local CONFIG_OPTS = cli_base.CONFIG_OPTS
+local with = cli_base.with
+local policy_opt = cli_base.policy_opt
+local FIELD_CHOICES = cli_base.FIELD_CHOICES
 
 local prog = engine.program {
   name    = "reliability",

@@ -2,17 +2,17 @@
 -- across a stitch.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local null = shared.null
-local guarded = shared.guarded
-local scenario_of = shared.scenario_of
-local head = shared.head
-local strict_findings = shared.strict_findings
-local finish = shared.finish
-local envelope = shared.envelope
-local f4 = shared.f4
-local SPAN_STRICT = shared.SPAN_STRICT
+local null = cli_shared.null
+local guarded = cli_shared.guarded
+local scenario_of = cli_shared.scenario_of
+local head = cli_shared.head
+local strict_findings = cli_shared.strict_findings
+local finish = cli_shared.finish
+local envelope = cli_shared.envelope
+local f4 = cli_shared.f4
+local SPAN_STRICT = cli_shared.SPAN_STRICT
 
 return guarded("atlas", function(args, out)
   local run = scenario_of(args)

@@ -1,19 +1,19 @@
 -- infragate network attribute: Shapley attribution of a bundle of
 -- interventions.
 -- Compiled when the verb runs; its options are declared in commands.lua.
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local array = shared.array
-local null = shared.null
-local guarded = shared.guarded
-local scenario_of = shared.scenario_of
-local head = shared.head
-local finish = shared.finish
-local envelope = shared.envelope
-local f1 = shared.f1
-local intervention_set = shared.intervention_set
-local names_list = shared.names_list
-local pick = shared.pick
+local array = cli_shared.array
+local null = cli_shared.null
+local guarded = cli_shared.guarded
+local scenario_of = cli_shared.scenario_of
+local head = cli_shared.head
+local finish = cli_shared.finish
+local envelope = cli_shared.envelope
+local f1 = cli_shared.f1
+local intervention_set = cli_shared.intervention_set
+local names_list = cli_shared.names_list
+local pick = cli_shared.pick
 
 return guarded("attribute", function(args, out)
   local run = scenario_of(args)

@@ -2,14 +2,14 @@
 -- SEA inverts).
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local guarded = shared.guarded
-local scenario_of = shared.scenario_of
-local head = shared.head
-local finish = shared.finish
-local envelope = shared.envelope
-local f1 = shared.f1
+local guarded = cli_shared.guarded
+local scenario_of = cli_shared.scenario_of
+local head = cli_shared.head
+local finish = cli_shared.finish
+local envelope = cli_shared.envelope
+local f1 = cli_shared.f1
 
 return guarded("curve", function(args, out)
   local run = scenario_of(args)

@@ -1,15 +1,15 @@
 -- infragate network expand: what adding N accelerators to the pool buys.
 -- Compiled when the verb runs; its options are declared in commands.lua.
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local null = shared.null
-local guarded = shared.guarded
-local scenario_of = shared.scenario_of
-local head = shared.head
-local finish = shared.finish
-local envelope = shared.envelope
-local f4 = shared.f4
-local f1 = shared.f1
+local null = cli_shared.null
+local guarded = cli_shared.guarded
+local scenario_of = cli_shared.scenario_of
+local head = cli_shared.head
+local finish = cli_shared.finish
+local envelope = cli_shared.envelope
+local f4 = cli_shared.f4
+local f1 = cli_shared.f1
 
 return guarded("expand", function(args, out)
   local run = scenario_of(args)

@@ -2,18 +2,18 @@
 -- Monte Carlo).
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local null = shared.null
-local usage = shared.usage
-local guarded = shared.guarded
-local scenario_of = shared.scenario_of
-local head = shared.head
-local strict_findings = shared.strict_findings
-local finish = shared.finish
-local envelope = shared.envelope
-local f4 = shared.f4
-local f1 = shared.f1
+local null = cli_shared.null
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local scenario_of = cli_shared.scenario_of
+local head = cli_shared.head
+local strict_findings = cli_shared.strict_findings
+local finish = cli_shared.finish
+local envelope = cli_shared.envelope
+local f4 = cli_shared.f4
+local f1 = cli_shared.f1
 
 local BUCKETS = { "productive", "blocked_comm", "blocked_sync", "blocked_bubble",
                   "blocked_checkpoint", "blocked_restart", "discarded", "unavailable_down",

@@ -2,18 +2,18 @@
 -- rate, oversubscription, scale).
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local array = shared.array
-local null = shared.null
-local usage = shared.usage
-local guarded = shared.guarded
-local scenario_of = shared.scenario_of
-local head = shared.head
-local finish = shared.finish
-local envelope = shared.envelope
-local f1 = shared.f1
-local intervention_set = shared.intervention_set
+local array = cli_shared.array
+local null = cli_shared.null
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local scenario_of = cli_shared.scenario_of
+local head = cli_shared.head
+local finish = cli_shared.finish
+local envelope = cli_shared.envelope
+local f1 = cli_shared.f1
+local intervention_set = cli_shared.intervention_set
 
 -- The recorded decision-map rates of the reference study (5.8), never recomputed.
 local DEFAULT_RATES = { 0.001, 0.0013623344859430982, 0.0018559552515898456,

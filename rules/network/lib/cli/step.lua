@@ -2,15 +2,15 @@
 -- collectives, bubble, sync wait, MFU.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local guarded = shared.guarded
-local scenario_of = shared.scenario_of
-local head = shared.head
-local strict_findings = shared.strict_findings
-local finish = shared.finish
-local envelope = shared.envelope
-local f4 = shared.f4
+local guarded = cli_shared.guarded
+local scenario_of = cli_shared.scenario_of
+local head = cli_shared.head
+local strict_findings = cli_shared.strict_findings
+local finish = cli_shared.finish
+local envelope = cli_shared.envelope
+local f4 = cli_shared.f4
 
 local STEP_KEYS = { "t_compute_s", "t_tp_exposed_s", "t_cp_exposed_s", "t_pp_exposed_s",
                     "t_dp_exposed_s", "t_bubble_s", "t_sync_wait_s", "t_step_s", "t_blocked_s",

@@ -1,9 +1,9 @@
 -- infragate network validate: run the validation registry (section 7).
 -- Compiled when the verb runs; its options are declared in commands.lua.
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local array = shared.array
-local null = shared.null
+local array = cli_shared.array
+local null = cli_shared.null
 
 return function(args, out)
   local entry = engine.validate { pack = "network", mutation = args.mutate }

@@ -1,18 +1,18 @@
 -- edge-placement evaluate: evaluate one workload on every tier and check its declared tier.
 -- Compiled when the verb runs; its options are declared in commands.lua.
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local null_if_nil = shared.null_if_nil
-local finite_or_null = shared.finite_or_null
-local pad = shared.pad
-local raise_problems = shared.raise_problems
-local active = shared.active
-local has_error = shared.has_error
-local add_findings_json = shared.add_findings_json
-local findings_text = shared.findings_text
-local report = shared.report
-local load = shared.load
-local ladder_names = shared.ladder_names
+local null_if_nil = cli_shared.null_if_nil
+local finite_or_null = cli_shared.finite_or_null
+local pad = cli_shared.pad
+local raise_problems = cli_shared.raise_problems
+local active = cli_shared.active
+local has_error = cli_shared.has_error
+local add_findings_json = cli_shared.add_findings_json
+local findings_text = cli_shared.findings_text
+local report = cli_shared.report
+local load = cli_shared.load
+local ladder_names = cli_shared.ladder_names
 
 local function workload_json(w)
   return engine.object(

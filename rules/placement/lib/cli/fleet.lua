@@ -1,18 +1,18 @@
 -- edge-placement fleet: a tower fleet against an aggregation-hub fleet: power, GPUs, capability.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local INF = shared.INF
-local array_of = shared.array_of
-local finite_or_null = shared.finite_or_null
-local pad = shared.pad
-local raise_problems = shared.raise_problems
-local active = shared.active
-local has_error = shared.has_error
-local add_findings_json = shared.add_findings_json
-local findings_text = shared.findings_text
-local load = shared.load
+local INF = cli_shared.INF
+local array_of = cli_shared.array_of
+local finite_or_null = cli_shared.finite_or_null
+local pad = cli_shared.pad
+local raise_problems = cli_shared.raise_problems
+local active = cli_shared.active
+local has_error = cli_shared.has_error
+local add_findings_json = cli_shared.add_findings_json
+local findings_text = cli_shared.findings_text
+local load = cli_shared.load
 
 local SIDE_KEYS = { "tier", "sites", "gpu", "gpu_watts", "gpu_tflops_fp8",
                     "power_gpus_per_site", "fabric_gpus_per_site", "gpus_per_site",

@@ -1,17 +1,17 @@
 -- edge-placement matrix: every library workload on every tier, with its recommended tier.
 -- Compiled when the verb runs; its options are declared in commands.lua.
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local null_if_nil = shared.null_if_nil
-local pad = shared.pad
-local raise_problems = shared.raise_problems
-local active = shared.active
-local has_error = shared.has_error
-local add_findings_json = shared.add_findings_json
-local findings_text = shared.findings_text
-local report = shared.report
-local load = shared.load
-local ladder_names = shared.ladder_names
+local null_if_nil = cli_shared.null_if_nil
+local pad = cli_shared.pad
+local raise_problems = cli_shared.raise_problems
+local active = cli_shared.active
+local has_error = cli_shared.has_error
+local add_findings_json = cli_shared.add_findings_json
+local findings_text = cli_shared.findings_text
+local report = cli_shared.report
+local load = cli_shared.load
+local ladder_names = cli_shared.ladder_names
 
 -- Resolve a --ladder file: tiers, or exit 2.
 local function ladder_from(path)

@@ -1,11 +1,11 @@
 -- edge-placement physics: the WAN physics behind the gates for one link.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local grouped_fixed = shared.grouped_fixed
-local raise_problems = shared.raise_problems
-local load = shared.load
+local grouped_fixed = cli_shared.grouped_fixed
+local raise_problems = cli_shared.raise_problems
+local load = cli_shared.load
 
 -- The reference tool's physics defaults (4.3).
 local PHYSICS_DEFAULTS = { rate = 400.0, km = 600.0, buffer_mb = 64.0 }

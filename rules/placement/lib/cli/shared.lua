@@ -2,9 +2,9 @@
 -- needs it, never for a verb that does not.
 local py = require "py"
 local jv = require "json_values"
-local base = require "cli.base"
+local cli_base = require "cli.base"
 
-local PROGRAM = base.PROGRAM
+local PROGRAM = cli_base.PROGRAM
 
 local INF = math.huge
 

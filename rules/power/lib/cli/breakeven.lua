@@ -2,15 +2,15 @@
 -- length for spreads.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local usage = shared.usage
-local guarded = shared.guarded
-local pyfloat = shared.pyfloat
-local job_input = shared.job_input
-local finding = shared.finding
-local finish = shared.finish
-local job_json = shared.job_json
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local pyfloat = cli_shared.pyfloat
+local job_input = cli_shared.job_input
+local finding = cli_shared.finding
+local finish = cli_shared.finish
+local job_json = cli_shared.job_json
 
 local function float_list(option, text, lo, hi)
   local list = {}

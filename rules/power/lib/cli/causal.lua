@@ -2,15 +2,15 @@
 -- (file or generated).
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local raise = shared.raise
-local usage = shared.usage
-local guarded = shared.guarded
-local fleet_input = shared.fleet_input
-local finish = shared.finish
-local truncated_finding = shared.truncated_finding
-local config_json = shared.config_json
+local verbs = require "verbs"
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local fleet_input = cli_shared.fleet_input
+local finish = cli_shared.finish
+local truncated_finding = cli_shared.truncated_finding
+local config_json = cli_shared.config_json
 
 local LIMITATIONS = {
   "the prices are synthetic (the model's own process) unless the caller supplied observed "
@@ -25,15 +25,7 @@ local CAUSAL_FILE_KEYS = { fleet_mw = true, flexible_fraction = true,
                            curtail_threshold_mwh = true, curtail_budget_frac = true }
 
 local function load_prices(path)
-  local doc, findings = engine.load(path, { kind = "price-series", collect = true })
-  if findings and #findings > 0 then
-    local errors = {}
-    for _, f in ipairs(findings) do
-      errors[#errors + 1] = { rule = f.rule, message = f.message, file = f.file or path,
-                              line = f.line, column = f.column, path = f.path }
-    end
-    raise(errors)
-  end
+  local doc = verbs.load_checked(path, "price-series")
   local list = engine.type(doc) == "map" and doc.prices or doc
   local prices = {}
   for i = 1, #list do prices[i] = list[i] + 0.0 end

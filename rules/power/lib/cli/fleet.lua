@@ -2,16 +2,16 @@
 -- one price series.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local base = require "cli.base"
-local shared = require "cli.shared"
+local cli_base = require "cli.base"
+local cli_shared = require "cli.shared"
 
-local RESULT_KEYS = base.RESULT_KEYS
-local keyed = base.keyed
-local guarded = shared.guarded
-local fleet_input = shared.fleet_input
-local finish = shared.finish
-local truncated_finding = shared.truncated_finding
-local config_json = shared.config_json
+local RESULT_KEYS = cli_base.RESULT_KEYS
+local keyed = cli_base.keyed
+local guarded = cli_shared.guarded
+local fleet_input = cli_shared.fleet_input
+local finish = cli_shared.finish
+local truncated_finding = cli_shared.truncated_finding
+local config_json = cli_shared.config_json
 
 local DETAIL_KEYS = { "budget_hours", "top1pct_hours", "budget_binds", "flex_mw", "firm_mw",
   "blind_cost_dollars", "firm_cost_dollars", "flex_cost_dollars", "deferral_cost_dollars",

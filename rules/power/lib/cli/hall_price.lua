@@ -2,11 +2,11 @@
 -- folded in.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local usage = shared.usage
-local guarded = shared.guarded
-local pyfloat = shared.pyfloat
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local pyfloat = cli_shared.pyfloat
 
 return guarded("hall-price", function(args, out)
   local rows, t = engine.array(), {}

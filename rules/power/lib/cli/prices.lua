@@ -1,13 +1,13 @@
 -- infragate power prices: the synthetic hourly price series of a fleet config.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local guarded = shared.guarded
-local fleet_input = shared.fleet_input
-local finish = shared.finish
-local truncated_finding = shared.truncated_finding
-local config_json = shared.config_json
+local guarded = cli_shared.guarded
+local fleet_input = cli_shared.fleet_input
+local finish = cli_shared.finish
+local truncated_finding = cli_shared.truncated_finding
+local config_json = cli_shared.config_json
 
 return guarded("prices", function(args, out)
   local cfg, origin = fleet_input(args)

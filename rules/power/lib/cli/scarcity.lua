@@ -1,13 +1,13 @@
 -- infragate power scarcity: value of moving off a site before a price spike.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local guarded = shared.guarded
-local job_input = shared.job_input
-local finding = shared.finding
-local finish = shared.finish
-local job_json = shared.job_json
+local guarded = cli_shared.guarded
+local job_input = cli_shared.job_input
+local finding = cli_shared.finding
+local finish = cli_shared.finish
+local job_json = cli_shared.job_json
 
 return guarded("scarcity", function(args, out)
   local job = job_input(args)

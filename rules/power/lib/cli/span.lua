@@ -2,12 +2,12 @@
 -- scenario.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local raise = shared.raise
-local guarded = shared.guarded
-local finding = shared.finding
-local finish = shared.finish
+local raise = cli_shared.raise
+local guarded = cli_shared.guarded
+local finding = cli_shared.finding
+local finish = cli_shared.finish
 
 local CUT_NAMES = { pipeline = "pipeline-stage", allreduce = "data-parallel all-reduce" }
 

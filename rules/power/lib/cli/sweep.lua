@@ -2,18 +2,18 @@
 -- field varies.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local raise = shared.raise
-local usage = shared.usage
-local guarded = shared.guarded
-local yaml_scalar = shared.yaml_scalar
-local field_problem = shared.field_problem
-local field_named = shared.field_named
-local check_fleet = shared.check_fleet
-local fleet_input = shared.fleet_input
-local finish = shared.finish
-local truncated_finding = shared.truncated_finding
+local raise = cli_shared.raise
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local yaml_scalar = cli_shared.yaml_scalar
+local field_problem = cli_shared.field_problem
+local field_named = cli_shared.field_named
+local check_fleet = cli_shared.check_fleet
+local fleet_input = cli_shared.fleet_input
+local finish = cli_shared.finish
+local truncated_finding = cli_shared.truncated_finding
 
 local MAX_SWEEP_HOURS = 2e9
 

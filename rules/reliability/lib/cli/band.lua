@@ -2,12 +2,12 @@
 -- published band [0.85, 0.90).
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local usage = shared.usage
-local guarded = shared.guarded
-local pyfloat = shared.pyfloat
-local finish = shared.finish
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local pyfloat = cli_shared.pyfloat
+local finish = cli_shared.finish
 
 return guarded("band", function(args, out)
   local F, B = args.floor + 0.0, args.bound + 0.0

@@ -1,11 +1,11 @@
 -- infragate reliability checkpoint: Young / Daly optimum interval and the
 -- overhead of a declared interval.
 -- Compiled when the verb runs; its options are declared in commands.lua.
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local guarded = shared.guarded
-local config_input = shared.config_input
-local finish = shared.finish
+local guarded = cli_shared.guarded
+local config_input = cli_shared.config_input
+local finish = cli_shared.finish
 
 return guarded("checkpoint", function(args, out)
   local c = config_input(args)

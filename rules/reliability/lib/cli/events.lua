@@ -1,16 +1,16 @@
 -- infragate reliability events: the latent fault timeline of a config.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local base = require "cli.base"
-local shared = require "cli.shared"
+local cli_base = require "cli.base"
+local cli_shared = require "cli.shared"
 
-local MAX_LISTED = base.MAX_LISTED
-local raise = shared.raise
-local guarded = shared.guarded
-local config_input = shared.config_input
-local findings_of = shared.findings_of
-local finish = shared.finish
-local fmt6 = shared.fmt6
+local MAX_LISTED = cli_base.MAX_LISTED
+local raise = cli_shared.raise
+local guarded = cli_shared.guarded
+local config_input = cli_shared.config_input
+local findings_of = cli_shared.findings_of
+local finish = cli_shared.finish
+local fmt6 = cli_shared.fmt6
 
 local function pairs_array(list)
   local a = engine.array()

@@ -1,12 +1,12 @@
 -- infragate reliability legal-loss: elastic legal-shape loss for given down-
 -- node counts.
 -- Compiled when the verb runs; its options are declared in commands.lua.
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local usage = shared.usage
-local guarded = shared.guarded
-local pyint = shared.pyint
-local finish = shared.finish
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local pyint = cli_shared.pyint
+local finish = cli_shared.finish
 
 return guarded("legal-loss", function(args, out)
   local rows, text = engine.array(), {}

@@ -2,16 +2,16 @@
 -- radius x pool size.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local raise = shared.raise
-local usage = shared.usage
-local guarded = shared.guarded
-local pyint = shared.pyint
-local site = shared.site
-local config_input = shared.config_input
-local check_budget = shared.check_budget
-local finish = shared.finish
+local raise = cli_shared.raise
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local pyint = cli_shared.pyint
+local site = cli_shared.site
+local config_input = cli_shared.config_input
+local check_budget = cli_shared.check_budget
+local finish = cli_shared.finish
 
 -- A comma-separated list of integers >= lo.
 local function int_list(option, text, lo)

@@ -2,14 +2,14 @@
 -- shared fault timeline.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local guarded = shared.guarded
-local config_input = shared.config_input
-local findings_of = shared.findings_of
-local finish = shared.finish
-local MODEL_STRICT = shared.MODEL_STRICT
-local fmt6 = shared.fmt6
+local guarded = cli_shared.guarded
+local config_input = cli_shared.config_input
+local findings_of = cli_shared.findings_of
+local finish = cli_shared.finish
+local MODEL_STRICT = cli_shared.MODEL_STRICT
+local fmt6 = cli_shared.fmt6
 
 local function result_object(r)
   return engine.object("policy", r.policy, "seed", r.seed, "ettr", r.ettr,

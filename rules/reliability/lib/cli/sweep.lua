@@ -2,20 +2,20 @@
 -- field varies.
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local raise = shared.raise
-local usage = shared.usage
-local guarded = shared.guarded
-local yaml_scalar = shared.yaml_scalar
-local field_problem = shared.field_problem
-local resolve_config = shared.resolve_config
-local check_config = shared.check_config
-local check_budget = shared.check_budget
-local findings_of = shared.findings_of
-local finish = shared.finish
-local MODEL_STRICT = shared.MODEL_STRICT
-local fmt6 = shared.fmt6
+local raise = cli_shared.raise
+local usage = cli_shared.usage
+local guarded = cli_shared.guarded
+local yaml_scalar = cli_shared.yaml_scalar
+local field_problem = cli_shared.field_problem
+local resolve_config = cli_shared.resolve_config
+local check_config = cli_shared.check_config
+local check_budget = cli_shared.check_budget
+local findings_of = cli_shared.findings_of
+local finish = cli_shared.finish
+local MODEL_STRICT = cli_shared.MODEL_STRICT
+local fmt6 = cli_shared.fmt6
 
 -- Parse --vary KEY=V1,V2,...: the field and its typed, validated values.
 local function parse_vary(text)

@@ -1,9 +1,9 @@
 -- infragate reliability validate: the validation registry (section 8).
 -- Compiled when the verb runs; its options are declared in commands.lua.
 local py = require "py"
-local shared = require "cli.shared"
+local cli_shared = require "cli.shared"
 
-local guarded = shared.guarded
+local guarded = cli_shared.guarded
 
 local function ref_text(refs)
   if not refs or #refs == 0 then return "-" end

@@ -144,11 +144,25 @@ static lua_CFunction table_converter(const char *name)
 	return NULL;
 }
 
+/* How many models share the group of models_all[i] ("cooling" of
+ * "cooling.pue"), so that each group table is made at its final size. */
+static int group_size(size_t i)
+{
+	const char *dot = strchr(models_all[i]->name, '.');
+	size_t len = (size_t)(dot - models_all[i]->name), j;
+	int n = 0;
+
+	for (j = 0; j < models_count; j++)
+		if (strncmp(models_all[j]->name, models_all[i]->name, len + 1) == 0)
+			n++;
+	return n;
+}
+
 int luaopen_infragate_models(lua_State *L)
 {
 	size_t i;
 
-	lua_newtable(L);
+	lua_createtable(L, 0, 16);
 	for (i = 0; i < models_count; i++) {
 		const struct model *m = models_all[i];
 		const char *dot = strchr(m->name, '.');
@@ -159,7 +173,7 @@ int luaopen_infragate_models(lua_State *L)
 		lua_pushlstring(L, m->name, (size_t)(dot - m->name));
 		if (lua_rawget(L, -2) != LUA_TTABLE) {
 			lua_pop(L, 1);
-			lua_newtable(L);
+			lua_createtable(L, 0, group_size(i));
 			lua_pushlstring(L, m->name, (size_t)(dot - m->name));
 			lua_pushvalue(L, -2);
 			lua_rawset(L, -4);

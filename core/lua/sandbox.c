@@ -456,8 +456,17 @@ static int sb_rawset(lua_State *L)
 /* Copy the table at idx, leaving out 'denied' names; pushes the copy. */
 static void sb_copy_table(lua_State *L, int idx, const char *const *denied)
 {
+	int n = 0;
+
 	idx = lua_absindex(L, idx);
-	lua_newtable(L);
+	/* Sized once: growing a table key by key rehashes it log2(n) times,
+	 * and every run copies the libraries into each pack's environment. */
+	lua_pushnil(L);
+	while (lua_next(L, idx)) {
+		lua_pop(L, 1);
+		n++;
+	}
+	lua_createtable(L, 0, n);
 	lua_pushnil(L);
 	while (lua_next(L, idx)) {
 		int skip = 0;

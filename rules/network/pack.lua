@@ -589,12 +589,10 @@ local function report_problems(doc, ctx, problems)
 end
 NW.report_problems = report_problems
 
--- Everything the rules of one document need, computed once per document.
-local function proposal_model(doc, ctx)
-  return ctx:once("network-model", function()
-    local scn = referenced_scenario(doc)
-    return { scn = NW.resolve(scn) }
-  end)
+-- The rules' checks are lib/checks.lua, compiled on the first document a rule
+-- checks: a run that lints nothing never compiles them.
+local function check_of(id)
+  return function(doc, ctx) return require("checks")[id](doc, ctx) end
 end
 
 -- ---- input-stage rules: what the schemas cannot say -----------------------------------------
@@ -608,81 +606,11 @@ engine.rule {
   description = "Types, ranges and cross-field rules of spec/network.md 3.1 that a schema "
                 .. "cannot state, numeric strings included (\"4.05e11\").",
   fix      = "correct the field the finding names; see rules/network/README.md for each range",
-  check    = function(doc, ctx)
-    local problems
-    if ctx.kind == "network-scenario" then
-      local _, p = NW.convert(engine.plain(doc), {})
-      problems = p
-    else
-      local _, p = referenced_scenario(doc)
-      problems = p or {}
-    end
-    report_problems(doc, ctx, problems)
-    if ctx.kind == "network-capacity-proposal" and engine.has(doc, "alternatives")
-       and engine.type(doc.alternatives) == "list" then
-      local seen = {}
-      for i, e in ipairs(doc.alternatives) do
-        local entry, p = NW.convert_intervention(engine.plain(e), { "alternatives", i - 1 })
-        report_problems(doc, ctx, p)
-        if entry then
-          if seen[entry.name] then
-            ctx:fail { at = e, key = "name",
-                       message = ("alternative %s is listed twice"):format(entry.name) }
-          end
-          seen[entry.name] = true
-        end
-      end
-      if #problems == 0 then
-        local scn = NW.resolve(referenced_scenario(doc))
-        for _, e in ipairs(doc.alternatives) do
-          local entry = NW.convert_intervention(engine.plain(e), {})
-          local bad = entry and NW.check_intervention(scn, entry)
-          if bad then
-            ctx:fail { at = e, message = ("alternative %s makes %s %s on this job")
-                                          :format(entry.name, bad.path, bad.message) }
-          end
-        end
-      end
-    end
-    if ctx.kind == "network-fabric-plan" and engine.type(doc.stitch) == "map" then
-      local has_r, has_a = engine.has(doc.stitch, "regime"), engine.has(doc.stitch, "alpha_us")
-      if has_r == has_a then
-        ctx:fail { at = doc, key = "stitch",
-                   message = "stitch needs exactly one of regime (a named distance) or alpha_us" }
-      end
-    end
-  end,
+  check    = check_of("network.invalid-scenario"),
 }
 
 -- ---- 6.2 network-capacity-proposal ----------------------------------------------------------
 
-local function capacity(doc, ctx)
-  return ctx:once("capacity", function()
-    local m = proposal_model(doc, ctx)
-    local scn = m.scn
-    m.expand = models.network.expand(scn, doc.add_accelerators, VARIANT)
-    m.p0 = m.expand.baseline_productive_accelerators
-    return m
-  end)
-end
-
-local function alternatives_sea(doc, ctx)
-  return ctx:once("alternatives", function()
-    local m = capacity(doc, ctx)
-    local set, nodes = {}, {}
-    if engine.type(doc.alternatives) == "list" then
-      for i, e in ipairs(doc.alternatives) do
-        local entry = NW.convert_intervention(engine.plain(e), {})
-        set[#set + 1] = entry
-        nodes[#nodes + 1] = i
-      end
-    end
-    local rows = #set > 0 and models.network.sea(m.scn, set, VARIANT) or {}
-    return { rows = rows, nodes = nodes }
-  end)
-end
-
-local function fmt1(x) return py.fixed(x, 1) end
 local function fmt4(x) return py.fixed(x, 4) end
 
 engine.rule {
@@ -691,20 +619,7 @@ engine.rule {
   severity = "error",
   summary  = "the target pool cannot host a whole number of replicas the global batch can feed",
   fix      = "add enough accelerators for one more data-parallel replica, or raise the batch",
-  check    = function(doc, ctx)
-    local m = capacity(doc, ctx)
-    if not m.expand.realizable then
-      ctx:fail(doc, "add_accelerators",
-               ("adding %d accelerators to the pool of %d (target %d) cannot host a whole number "
-                .. "of replicas of %d accelerators that the global batch of %d sequences can feed")
-               :format(doc.add_accelerators, m.scn.n_pool, m.expand.target_pool,
-                       m.scn.parallelism.tp * m.scn.parallelism.pp * m.scn.parallelism.cp,
-                       m.scn.parallelism.global_batch_seqs),
-               { add_accelerators = doc.add_accelerators, n_pool = m.scn.n_pool,
-                 target_pool = m.expand.target_pool })
-      ctx:stop()
-    end
-  end,
+  check    = check_of("network.expansion-unrealizable"),
 }
 
 engine.rule {
@@ -713,20 +628,7 @@ engine.rule {
   severity = "error",
   summary  = "past the scaling peak, more accelerators deliver no more productive throughput",
   fix      = "buy interconnect, reliability or recovery instead (infragate network sea)",
-  check    = function(doc, ctx)
-    local m = capacity(doc, ctx)
-    local e = m.expand
-    if e.expanded_productive_accelerators <= m.p0 then
-      ctx:fail(doc, "add_accelerators",
-               ("the expanded pool of %d delivers %s productive accelerators, no more than the %s "
-                .. "of today's pool of %d")
-               :format(e.expanded_pool, fmt1(e.expanded_productive_accelerators), fmt1(m.p0),
-                       m.scn.n_pool),
-               { expanded_pool = e.expanded_pool, n_pool = m.scn.n_pool,
-                 expanded_productive_accelerators = e.expanded_productive_accelerators,
-                 baseline_productive_accelerators = m.p0 })
-    end
-  end,
+  check    = check_of("network.no-marginal-gain"),
 }
 
 engine.rule {
@@ -735,17 +637,7 @@ engine.rule {
   severity = "error",
   summary  = "the proposal claims more productive-throughput gain than the model gives",
   fix      = "claim at most the modelled gain (infragate network expand --add N)",
-  check    = function(doc, ctx)
-    if not engine.has(doc, "claimed_gain_fraction") then return end
-    local m = capacity(doc, ctx)
-    local gain = m.expand.gain_fraction
-    if doc.claimed_gain_fraction > gain then
-      ctx:fail(doc, "claimed_gain_fraction",
-               ("claimed gain %s is above the modelled %s for %d more accelerators")
-               :format(py.repr(doc.claimed_gain_fraction), fmt4(gain), doc.add_accelerators),
-               { claimed_gain_fraction = doc.claimed_gain_fraction, gain_fraction = gain })
-    end
-  end,
+  check    = check_of("network.gain-overclaimed"),
 }
 
 engine.rule {
@@ -754,21 +646,7 @@ engine.rule {
   severity = "error",
   summary  = "a cheaper listed intervention buys at least the expansion's throughput",
   fix      = "fund the intervention instead, or show why its SEA does not apply",
-  check    = function(doc, ctx)
-    local a = alternatives_sea(doc, ctx)
-    local n = doc.add_accelerators
-    for i, row in ipairs(a.rows) do
-      local c = row.cost_accelerator_equivalents
-      if c and c < n and (row.sea == nil or row.sea >= n) then
-        ctx:fail(doc.alternatives, a.nodes[i],
-                 ("%s is worth %s accelerators (SEA) at a cost of %s, at least the %d the "
-                  .. "proposal buys for fewer")
-                 :format(row.name, row.sea and fmt1(row.sea) or "unbounded", fmt1(c), n),
-                 { sea = row.sea or engine.null, cost_accelerator_equivalents = c,
-                   add_accelerators = n })
-      end
-    end
-  end,
+  check    = check_of("network.dominated-by-intervention"),
 }
 
 engine.rule {
@@ -777,28 +655,8 @@ engine.rule {
   severity = "warning",
   summary  = "the fabric, not the accelerator count, is the best marginal buy for this job",
   fix      = "price the fabric interventions first (infragate network sea)",
-  check    = function(doc, ctx)
-    local m = capacity(doc, ctx)
-    local l = NW.ledger(m.scn)
-    if not l.within_validity_envelope then return end
-    local w = NW.winner(m.scn)
-    if w.category == "network" then
-      ctx:warn(doc, "add_accelerators",
-               ("the best marginal buy for this job is %s (SEA %s accelerators), a network "
-                .. "intervention"):format(w.name, w.sea and fmt1(w.sea) or "unbounded"),
-               { winner = w.name, sea = w.sea or engine.null })
-    end
-  end,
+  check    = check_of("network.network-bound"),
 }
-
-local function envelope_node(doc)
-  if engine.has(doc, "scenario") and engine.type(doc.scenario) == "map"
-     and engine.has(doc.scenario, "reliability") then
-    return doc.scenario, "reliability"
-  end
-  if engine.has(doc, "set") then return doc, "set" end
-  return doc, nil
-end
 
 engine.rule {
   id       = "network.strict.outside-validity-envelope",
@@ -806,27 +664,7 @@ engine.rule {
   severity = "error",
   summary  = "recovery pressure at or above 0.25: the figures are outside the model's envelope",
   fix      = "treat the figures as indicative, or reduce the failure or recovery time",
-  check    = function(doc, ctx)
-    local pressure, at, key
-    if ctx.kind == "network-scenario" then
-      local scn = NW.convert(engine.plain(doc), {})
-      pressure = NW.ledger(NW.resolve(scn)).recovery_pressure
-      at, key = doc, "reliability"
-    elseif ctx.kind == "network-fabric-plan" then
-      local cell = NW.plan_cell(doc, ctx)
-      if not cell.applicable then return end
-      pressure = cell.recovery_pressure
-      at, key = doc, "stitch"
-    else
-      pressure = NW.ledger(capacity(doc, ctx).scn).recovery_pressure
-      at, key = envelope_node(doc)
-    end
-    if pressure >= NW.ENVELOPE then
-      ctx:fail(at, key, ("recovery pressure %s is at or above the envelope of 0.25")
-                        :format(fmt4(pressure)),
-               { recovery_pressure = pressure, envelope = NW.ENVELOPE })
-    end
-  end,
+  check    = check_of("network.strict.outside-validity-envelope"),
 }
 
 engine.rule {
@@ -835,18 +673,7 @@ engine.rule {
   severity = "error",
   summary  = "the failure model is indicative only below 4,096 accelerators",
   fix      = "use measured interruption data for small jobs",
-  check    = function(doc, ctx)
-    local scn = capacity(doc, ctx).scn
-    if scn.world_size < NW.SMALL_JOB then
-      local at, key = doc, nil
-      if engine.type(doc.scenario) == "map" and engine.has(doc.scenario, "parallelism") then
-        at, key = doc.scenario, "parallelism"
-      end
-      ctx:fail(at, key, ("world size %d is below %d: the per-node failure model misses "
-                         .. "small-job MTTF"):format(scn.world_size, NW.SMALL_JOB),
-               { world_size = scn.world_size, limit = NW.SMALL_JOB })
-    end
-  end,
+  check    = check_of("network.strict.small-job"),
 }
 
 engine.rule {
@@ -855,15 +682,7 @@ engine.rule {
   severity = "error",
   summary  = "an alternative without a cost cannot be judged against the expansion",
   fix      = "give cost_accelerator_equivalents for every alternative",
-  check    = function(doc, ctx)
-    if engine.type(doc.alternatives) ~= "list" then return end
-    for i, e in ipairs(doc.alternatives) do
-      if not engine.has(e, "cost_accelerator_equivalents") then
-        ctx:fail(doc.alternatives, i, ("alternative %s has no cost_accelerator_equivalents")
-                                      :format(py.str(e.name)))
-      end
-    end
-  end,
+  check    = check_of("network.strict.unpriced-alternative"),
 }
 
 -- ---- 6.3 network-fabric-plan ----------------------------------------------------------------
@@ -895,15 +714,7 @@ engine.rule {
   severity = "error",
   summary  = "the cut's parallel degree is below the number of halls it spans",
   fix      = "cut a dimension whose degree is at least the number of halls",
-  check    = function(doc, ctx)
-    local cell = NW.plan_cell(doc, ctx)
-    if not cell.applicable then
-      ctx:fail(doc.stitch, "cut", ("the %s cut cannot be split across %d halls: its degree is "
-                                   .. "below that"):format(cell.stitch.cut, cell.stitch.halls),
-               { cut = cell.stitch.cut, halls = cell.stitch.halls })
-      ctx:stop()
-    end
-  end,
+  check    = check_of("network.cut-not-splittable"),
 }
 
 engine.rule {
@@ -913,19 +724,7 @@ engine.rule {
   summary  = "the useful capacity the stitch keeps is below the plan's floor",
   fix      = "cut another dimension, shorten the distance, widen the circuit or place ranks "
              .. "hall by hall",
-  check    = function(doc, ctx)
-    local cell = NW.plan_cell(doc, ctx)
-    local floor = engine.has(doc, "min_retention") and doc.min_retention or 0.90
-    if cell.retention < floor then
-      local at, key = doc, "stitch"
-      if engine.has(doc, "min_retention") then key = "min_retention" end
-      ctx:fail(at, key, ("the %s cut at %s us over %s Gbit/s keeps %s of useful capacity, below "
-                         .. "the floor %s"):format(cell.stitch.cut, py.repr(cell.stitch.alpha_us),
-                                                   py.repr(cell.stitch.gbps), fmt4(cell.retention),
-                                                   py.repr(floor)),
-               { retention = cell.retention, min_retention = floor })
-    end
-  end,
+  check    = check_of("network.retention-below-floor"),
 }
 
 engine.rule {
@@ -934,16 +733,7 @@ engine.rule {
   severity = "error",
   summary  = "the plan claims more retention than the model gives",
   fix      = "claim at most the modelled retention (infragate network span)",
-  check    = function(doc, ctx)
-    if not engine.has(doc, "claimed_retention") then return end
-    local cell = NW.plan_cell(doc, ctx)
-    if doc.claimed_retention > cell.retention then
-      ctx:fail(doc, "claimed_retention",
-               ("claimed retention %s is above the modelled %s")
-               :format(py.repr(doc.claimed_retention), fmt4(cell.retention)),
-               { claimed_retention = doc.claimed_retention, retention = cell.retention })
-    end
-  end,
+  check    = check_of("network.retention-overclaimed"),
 }
 
 engine.rule {
@@ -952,15 +742,7 @@ engine.rule {
   severity = "error",
   summary  = "topology-blind rank order loses capacity that hierarchical placement keeps",
   fix      = "order ranks by hall (hierarchical placement)",
-  check    = function(doc, ctx)
-    local cell = NW.plan_cell(doc, ctx)
-    if cell.hierarchical and cell.hierarchical.retention > cell.retention then
-      ctx:fail(doc.stitch, "placement",
-               ("blind placement keeps %s; hierarchical placement of the same cut keeps %s")
-               :format(fmt4(cell.retention), fmt4(cell.hierarchical.retention)),
-               { retention = cell.retention, hierarchical_retention = cell.hierarchical.retention })
-    end
-  end,
+  check    = check_of("network.blind-placement"),
 }
 
 engine.rule {
@@ -969,13 +751,7 @@ engine.rule {
   severity = "error",
   summary  = "retention is reported only up to a 3.2 Tbit/s circuit",
   fix      = "treat the retention as unvalidated above 3,200 Gbit/s",
-  check    = function(doc, ctx)
-    if doc.stitch.circuit_gbps > NW.REPORTED_GBPS then
-      ctx:fail(doc.stitch, "circuit_gbps", ("circuit %s Gbit/s is above the reported 3200")
-                                           :format(py.repr(doc.stitch.circuit_gbps)),
-               { circuit_gbps = doc.stitch.circuit_gbps, limit = NW.REPORTED_GBPS })
-    end
-  end,
+  check    = check_of("network.strict.width-beyond-reported"),
 }
 
 engine.rule {
@@ -984,19 +760,7 @@ engine.rule {
   severity = "error",
   summary  = "no published measurement validates more than two halls",
   fix      = "treat figures for three or more halls as unvalidated",
-  check    = function(doc, ctx)
-    local at, halls
-    if ctx.kind == "network-fabric-plan" then
-      at, halls = doc.stitch, engine.has(doc.stitch, "halls") and doc.stitch.halls or 2
-    else
-      local scn = NW.convert(engine.plain(doc), {})
-      at, halls = doc.topology, scn.topology.halls or 1
-    end
-    if halls > 2 then
-      ctx:fail(at, "halls", ("%d halls: only two-hall stitches are validated"):format(halls),
-               { halls = halls, limit = 2 })
-    end
-  end,
+  check    = check_of("network.strict.more-than-two-halls"),
 }
 
 -- ---- 6.4 network-scenario -------------------------------------------------------------------
@@ -1007,19 +771,7 @@ engine.rule {
   severity = "error",
   summary  = "model state and activations do not fit the accelerator's memory",
   fix      = "raise tp or pp, shard with ZeRO, or recompute activations",
-  check    = function(doc, ctx)
-    local scn = NW.resolve(NW.convert(engine.plain(doc), {}))
-    local st = models.network.step(scn, VARIANT)
-    local need = st.memory_total_gb
-    if need > scn.accelerator.memory_gb then
-      ctx:fail(doc.accelerator, "memory_gb",
-               ("state %s GB + activations %s GB need %s GB, more than the %s GB per accelerator")
-               :format(py.fixed(st.memory_state_gb, 2), py.fixed(st.memory_activation_gb, 2),
-                       py.fixed(need, 2), py.repr(scn.accelerator.memory_gb)),
-               { state_gb = st.memory_state_gb, activation_gb = st.memory_activation_gb,
-                 memory_gb = scn.accelerator.memory_gb })
-    end
-  end,
+  check    = check_of("network.strict.memory-exceeds-capacity"),
 }
 
 engine.rule {
@@ -1028,15 +780,7 @@ engine.rule {
   severity = "error",
   summary  = "the declared parameter count disagrees with the shape by more than 25%",
   fix      = "correct n_params, n_layers, hidden, vocab or ffn_multiplier",
-  check    = function(doc, ctx)
-    local scn = NW.resolve(NW.convert(engine.plain(doc), {}))
-    local d = models.network.step(scn, VARIANT).param_disagreement
-    if d > 0.25 then
-      ctx:fail(doc.model, "n_params", ("n_params disagrees with the shape-derived count by %s "
-                                       .. "(limit 0.25)"):format(fmt4(d)),
-               { param_disagreement = d, limit = 0.25 })
-    end
-  end,
+  check    = check_of("network.strict.param-inconsistent"),
 }
 
 -- ---- the strict findings of model verbs (6.5) -----------------------------------------------
@@ -1086,3 +830,6 @@ NW.STRICT = {
     end
   end,
 }
+
+NW.fmt4 = fmt4
+NW.referenced_scenario = referenced_scenario

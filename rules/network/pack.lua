@@ -831,5 +831,6 @@ NW.STRICT = {
   end,
 }
 
+-- What lib/checks.lua reads from this file.
 NW.fmt4 = fmt4
 NW.referenced_scenario = referenced_scenario

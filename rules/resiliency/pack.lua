@@ -14,6 +14,12 @@ engine.pack {
   order     = "position",
 }
 
+-- The rules' checks are lib/checks.lua, compiled on the first document a rule
+-- checks: a run that lints nothing never compiles them.
+local function check_of(id)
+  return function(doc, ctx) return require("checks")[id](doc, ctx) end
+end
+
 -- The constants of the spec live in the C model; these are copies a
 -- validation mutation may edit (never reachable from a document).
 BUILTINS = models.resiliency.catalog()  -- fiber, microwave, 5g-fwa, leo
@@ -34,8 +40,6 @@ local POWER_FIELDS = { "battery_h", "has_generator", "generator_fuel_h",
 local TIMING_FIELDS = { "holdover", "gnss_events_per_year", "gnss_event_h" }
 local STORM_FIELDS = { "rate_per_year", "mean_duration_h", "grid_outage_p",
                        "neighbor_battery_h" }
-local SHORT_HORIZON = 2000                -- the registry's own standard (7.1)
-local UNDERPOWERED_EPISODES = 10
 RS.CLASSES = CLASSES
 RS.CLAIM_FIGURES = CLAIM_FIGURES
 RS.POWER_FIELDS = POWER_FIELDS
@@ -473,8 +477,6 @@ end
 
 -- ---- static plan rules (spec 6.1 step 3) --------------------------------------
 
-local FRONTHAUL_KINDS = { leo = true, cellular = true }
-
 engine.rule {
   id       = "resiliency.fronthaul-eligibility",
   kind     = "resiliency-site",
@@ -483,27 +485,7 @@ engine.rule {
   rationale = "R0 needs ~100 us one-way and +/-1.5 us phase; a 25-60 ms LEO path or a "
               .. "jittery cellular one cannot carry it",
   fix      = "drop R0 from the entry's carries, or use a fiber or microwave kind",
-  check    = function(doc, ctx)
-    if not doc.catalog then return end
-    for name, e in pairs(doc.catalog) do
-      local base = e.base and builtin(e.base) or {}
-      local kind = e.kind or base.kind
-      local carries = e.carries or base.carries or {}
-      local r0 = index_of(carries, "R0")
-      if FRONTHAUL_KINDS[kind] and r0 then
-        local msg = ("transport '%s' is of kind '%s' yet carries R0: fronthaul needs ~100 us "
-                     .. "and +/-1.5 us phase, which a %s path cannot hold")
-                    :format(name, kind, kind == "leo" and "25-60 ms LEO" or "cellular")
-        if e.carries then
-          ctx:fail(e.carries, r0, msg)
-        elseif e.kind then
-          ctx:fail(e, "kind", msg)
-        else
-          ctx:fail(doc.catalog, name, msg)
-        end
-      end
-    end
-  end,
+  check    = check_of("resiliency.fronthaul-eligibility"),
 }
 
 -- The catalog entries of a policy's instances, in instance order (fiber-b
@@ -522,22 +504,7 @@ engine.rule {
   severity = "warning",
   summary  = "no transport of the policy carries R0, so R0 is down the whole year",
   fix      = "add a fiber or microwave transport, or accept that the site has no fronthaul",
-  check    = function(doc, ctx)
-    local pol = RS.policy(doc.policy)
-    for _, t in ipairs(RS.instance_entries(RS.catalog(doc), pol)) do
-      if index_of(t.carries, "R0") then return end
-    end
-    local names = RS.instances(pol)
-    local msg = ("no instance of policy '%s' (%s) carries R0: R0 availability will be 0 "
-                 .. "over every horizon"):format(pol.name,
-                                                 #names > 0 and table.concat(names, ", ")
-                                                 or "no transports")
-    if doc.policy.transports then
-      ctx:warn(doc.policy, "transports", msg)
-    else
-      ctx:warn(doc.policy, "base", msg)
-    end
-  end,
+  check    = check_of("resiliency.r0-unserved"),
 }
 
 engine.rule {
@@ -548,25 +515,10 @@ engine.rule {
   rationale = "the SRLG fraction alone decides what a second fiber is worth, and its "
               .. "default is a declined planning assumption",
   fix      = "audit the duct routes and write policy.shared_cut_fraction",
-  check    = function(doc, ctx)
-    local p = doc.policy
-    local dual, from = effective_dual(p)
-    if not dual or p.shared_cut_fraction ~= nil then return end
-    local msg = ("dual fiber is on but shared_cut_fraction is not stated, so the unaudited "
-                 .. "planning default %s decides what the second fiber is worth")
-                :format(py.repr(DEFAULTS.shared_cut_fraction))
-    ctx:fail(p, from == "document" and "dual_fiber" or "base", msg)
-  end,
+  check    = check_of("resiliency.strict.srlg-unaudited"),
 }
 
 -- ---- claims (spec 6.1 step 4, 6.3) ---------------------------------------------
-
--- The effective horizon of a lint run: ctx.settings carries a lint verb's
--- --years/--seed (nil in `infragate lint`).
-local function lint_horizon(doc, ctx)
-  local s = ctx.settings
-  return RS.horizon(doc, s and { years = s.years, seed = s.seed } or nil)
-end
 
 engine.rule {
   id       = "resiliency.strict.short-horizon",
@@ -575,18 +527,7 @@ engine.rule {
   summary  = "claims must be checked over at least 2000 simulated years",
   rationale = "the rare long events that dominate the top rungs are invisible in short runs",
   fix      = "raise simulation.years to 2000 or more",
-  check    = function(doc, ctx)
-    if not doc.claims then return end
-    local years, _, from = lint_horizon(doc, ctx)
-    if years >= SHORT_HORIZON then return end
-    local msg = ("claims are checked over %d simulated years, fewer than the %d the "
-                 .. "validation registry uses"):format(years, SHORT_HORIZON)
-    if from == "document" then
-      ctx:fail(doc.simulation, "years", msg)
-    else
-      ctx:fail(doc, "claims", msg)
-    end
-  end,
+  check    = check_of("resiliency.strict.short-horizon"),
 }
 
 -- The claim semantics of 6.3: the compat figure, the strict figure, and
@@ -607,38 +548,6 @@ local CLAIMS = {
 }
 RS.CLAIMS = CLAIMS
 
-local function meets(spec, value, claim)
-  if spec.floor then return value >= claim end
-  return value <= claim
-end
-
--- The document's simulation, shared by the claim rules of one document.
-local function simulated(doc, ctx)
-  return ctx:once("simulation", function()
-    local over = ctx.settings
-    local r = RS.resolve(doc, over and { years = over.years, seed = over.seed } or nil)
-    r.result = RS.simulate(r)
-    return r
-  end)
-end
-
--- Call fn(class, key, spec, claim_view_parent, claimed, figures) for every
--- claim of the document, in class then figure order.
-local function each_claim(doc, fn)
-  for _, c in ipairs(CLASSES) do
-    local cl = doc.claims[c]
-    if cl then
-      for _, k in ipairs(CLAIM_FIGURES) do
-        if cl[k] ~= nil then fn(c, k, CLAIMS[k], cl, float(cl[k])) end
-      end
-    end
-  end
-end
-
-local function run_text(r)
-  return ("%d years, seed %s"):format(r.years, seed_text(r.seed))
-end
-
 engine.rule {
   id       = "resiliency.claim-unmet",
   kind     = "resiliency-site",
@@ -646,21 +555,7 @@ engine.rule {
   summary  = "the simulated figure of a class must satisfy the plan's claim",
   fix      = "raise the policy (a rung up the ladder, a generator, a second transport) or "
              .. "lower the claim",
-  check    = function(doc, ctx)
-    if not doc.claims then return end
-    local r = simulated(doc, ctx)
-    each_claim(doc, function(c, k, spec, cl, claimed)
-      local f = r.result.classes[c]
-      local value = f[spec.figure]
-      if not meets(spec, value, claimed) then
-        ctx:fail(cl, k, ("%s claims %s %s %s, the simulation gives %s (%s)")
-                        :format(c, spec.what, spec.floor and ">=" or "<=", py.repr(claimed),
-                                py.repr(value), run_text(r)),
-                 engine.object("claimed", claimed, "simulated", value,
-                               "unrounded", f[spec.unrounded]))
-      end
-    end)
-  end,
+  check    = check_of("resiliency.claim-unmet"),
 }
 
 engine.rule {
@@ -670,23 +565,7 @@ engine.rule {
   summary  = "a met claim rests on fewer than 10 simulated down episodes",
   rationale = "with so few episodes the figure is mostly Monte Carlo noise",
   fix      = "simulate more years (simulation.years) before relying on the claim",
-  check    = function(doc, ctx)
-    if not doc.claims then return end
-    local r = simulated(doc, ctx)
-    each_claim(doc, function(c, k, spec, cl, claimed)
-      if k == "retention" then return end
-      local f = r.result.classes[c]
-      local value, episodes = f[spec.figure], f.totals.episodes
-      if meets(spec, value, claimed) and episodes < UNDERPOWERED_EPISODES then
-        ctx:warn(cl, k, ("%s claim on %s holds (%s against %s) but rests on %d down "
-                         .. "episode(s), fewer than %d (%s)")
-                        :format(c, spec.what, py.repr(value), py.repr(claimed), episodes,
-                                UNDERPOWERED_EPISODES, run_text(r)),
-                 engine.object("claimed", claimed, "simulated", value,
-                               "unrounded", f[spec.unrounded], "episodes", episodes))
-      end
-    end)
-  end,
+  check    = check_of("resiliency.claim-underpowered"),
 }
 
 engine.rule {
@@ -695,17 +574,7 @@ engine.rule {
   severity = "error",
   summary  = "the policy's monthly cost must not exceed the plan's budget",
   fix      = "choose a cheaper policy, or raise claims.monthly_usd_max",
-  check    = function(doc, ctx)
-    if not doc.claims or doc.claims.monthly_usd_max == nil then return end
-    local r = simulated(doc, ctx)
-    local cost, max = r.result.monthly_usd, float(doc.claims.monthly_usd_max)
-    if cost > max then
-      ctx:fail(doc.claims, "monthly_usd_max",
-               ("policy '%s' costs %s USD/month, over the budget of %s USD/month")
-               :format(r.policy.name, py.repr(cost), py.repr(max)),
-               engine.object("claimed", max, "simulated", cost))
-    end
-  end,
+  check    = check_of("resiliency.budget-exceeded"),
 }
 
 engine.rule {
@@ -715,21 +584,7 @@ engine.rule {
   summary  = "a nines or availability claim must not be met by a run that saw no downtime",
   rationale = "9.0 nines is the sentinel for 'no downtime observed', not a measurement",
   fix      = "simulate enough years for the class to fail at least once",
-  check    = function(doc, ctx)
-    if not doc.claims then return end
-    local r = simulated(doc, ctx)
-    each_claim(doc, function(c, k, spec, cl, claimed)
-      if k ~= "nines" and k ~= "availability" then return end
-      local f = r.result.classes[c]
-      if f.totals.down_h == 0 and meets(spec, f[spec.figure], claimed) then
-        ctx:fail(cl, k, ("%s claim on %s is met only because the class was never down "
-                         .. "(%s reads %s, the no-downtime sentinel; %s)")
-                        :format(c, spec.what, spec.what, py.repr(f[spec.figure]), run_text(r)),
-                 engine.object("claimed", claimed, "simulated", f[spec.figure],
-                               "unrounded", f[spec.unrounded]))
-      end
-    end)
-  end,
+  check    = check_of("resiliency.strict.sentinel-nines"),
 }
 
 engine.rule {
@@ -739,23 +594,11 @@ engine.rule {
   summary  = "a claim must hold on the unrounded figure, not only on its rounded display",
   rationale = "2-dp nines let a 3.006 plan claim 3.01",
   fix      = "lower the claim to what the unrounded figure supports",
-  check    = function(doc, ctx)
-    if not doc.claims then return end
-    local r = simulated(doc, ctx)
-    each_claim(doc, function(c, k, spec, cl, claimed)
-      if k == "availability" then return end
-      local f = r.result.classes[c]
-      if k == "nines" and f.totals.down_h == 0 then return end -- the sentinel's case
-      if meets(spec, f[spec.figure], claimed) and not meets(spec, f[spec.unrounded], claimed)
-      then
-        ctx:fail(cl, k, ("%s claim %s %s %s holds on the rounded %s but not on the "
-                         .. "unrounded %s (%s)")
-                        :format(c, spec.what, spec.floor and ">=" or "<=", py.repr(claimed),
-                                py.repr(f[spec.figure]), py.repr(f[spec.unrounded]),
-                                run_text(r)),
-                 engine.object("claimed", claimed, "simulated", f[spec.figure],
-                               "unrounded", f[spec.unrounded]))
-      end
-    end)
-  end,
+  check    = check_of("resiliency.strict.rounded-claim"),
 }
+
+-- What lib/checks.lua reads from this file.
+RS.builtin = builtin
+RS.effective_dual = effective_dual
+RS.float = float
+RS.index_of = index_of

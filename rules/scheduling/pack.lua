@@ -12,6 +12,12 @@ engine.pack {
   help_base = "https://infragate.invalid/rules/scheduling/",
 }
 
+-- The rules' checks are lib/checks.lua, compiled on the first document a rule
+-- checks: a run that lints nothing never compiles them.
+local function check_of(id)
+  return function(doc, ctx) return require("checks")[id](doc, ctx) end
+end
+
 VARIANT = {}
 SCHED = {}
 
@@ -296,7 +302,6 @@ function SCHED.money(x)
   return sign .. digits
 end
 
-
 -- ---- rules ------------------------------------------------------------------
 
 engine.declare {
@@ -372,43 +377,10 @@ engine.rule {
   stage    = "input",
   summary  = "the gate runs of a scheduler policy must stay within the simulator's limits",
   fix      = "lower offered_load, gpus, the failure rate or gate.horizon_days",
-  check    = function(doc, ctx)
-    local cluster = SCHED.plain_fields(SCHED.CONFIG_FIELDS, doc.cluster)
-    local c = SCHED.resolved(SCHED.CONFIG_FIELDS, cluster)
-    if #SCHED.config_cross(c) > 0 then return end
-    local g = doc.gate
-    c.horizon_days = g and g.horizon_days or SCHED.GATE.horizon_days
-    local limit = models.scheduling.check_limits(c, VARIANT)
-    if limit then
-      local key = limit.path:match("^/(.*)$")
-      local at, k = where_key(doc, "cluster", key)
-      ctx:fail(at, k, "input.limit: " .. limit.message)
-    end
-  end,
+  check    = check_of("scheduling.input-limit"),
 }
 
 -- ---- capacity-request (6.2) ----
-
-local TARGET_E, TARGET_P = 0.93, 0.90
-
-local function request_figures(doc)
-  local given = SCHED.plain_fields(SCHED.STRANDED_FIELDS, doc.fleet)
-  local s = SCHED.resolved(SCHED.STRANDED_FIELDS, given)
-  local r = SCHED.stranded(s)
-  local t = doc.targets
-  local et = t and t.allocation_efficiency and float(t.allocation_efficiency) or TARGET_E
-  local pt = t and t.productive_ratio and float(t.productive_ratio) or TARGET_P
-  local a, e, p = r.availability, s.allocation_efficiency, s.productive_ratio
-  local g, h, n = doc.request.additional_gpus, s.window_hours, s.gpus
-  local delivered = (((g * h) * a) * e) * p
-  local recoverable = (((n * h) * a) * (math.max(e, et) * math.max(p, pt))) - r.usable_gpu_hours
-  return { s = s, r = r, et = et, pt = pt, delivered = delivered, recoverable = recoverable }
-end
-
-local function fleet_at(doc, key)
-  if engine.has(doc.fleet, key) then return doc.fleet, key end
-  return doc.fleet, nil
-end
 
 engine.rule {
   id       = "scheduling.recoverable-exceeds-request",
@@ -420,20 +392,7 @@ engine.rule {
               .. "at the same rates",
   fix      = "raise allocation efficiency and productive ratio first, or show targets the fleet "
              .. "cannot reach",
-  check    = function(doc, ctx)
-    local f = ctx:once("request", function() return request_figures(doc) end)
-    if f.recoverable >= f.delivered then
-      local h = f.s.window_hours
-      ctx:fail(doc.request, "additional_gpus",
-        ("raising E to %s and P to %s recovers %s GPU-h (%s GPUs continuously), at least the "
-         .. "%s GPU-h (%s GPUs) the %d new GPUs would deliver at the fleet's own rates")
-          :format(py.repr(math.max(f.s.allocation_efficiency, f.et)),
-                  py.repr(math.max(f.s.productive_ratio, f.pt)), SCHED.money(f.recoverable),
-                  py.fixed(f.recoverable / h, 1), SCHED.money(f.delivered),
-                  py.fixed(f.delivered / h, 1), doc.request.additional_gpus),
-        engine.object("recoverable_gpu_h", f.recoverable, "delivered_gpu_h", f.delivered))
-    end
-  end,
+  check    = check_of("scheduling.recoverable-exceeds-request"),
 }
 
 engine.rule {
@@ -442,18 +401,7 @@ engine.rule {
   severity = "warning",
   summary  = "the fleet's allocation efficiency is below the attainable target",
   fix      = "work on fragmentation, gang admission and reservations before buying",
-  check    = function(doc, ctx)
-    local f = ctx:once("request", function() return request_figures(doc) end)
-    if f.s.allocation_efficiency < f.et then
-      local at, key = fleet_at(doc, "allocation_efficiency")
-      ctx:fail(at, key,
-        ("allocation efficiency %s is below the target %s: the allocation layer strands %s GPU-h")
-          :format(py.repr(f.s.allocation_efficiency), py.repr(f.et),
-                  SCHED.money(f.r.loss_allocation)),
-        engine.object("allocation_efficiency", f.s.allocation_efficiency, "target", f.et,
-                      "loss_allocation_gpu_h", f.r.loss_allocation))
-    end
-  end,
+  check    = check_of("scheduling.allocation-below-target"),
 }
 
 engine.rule {
@@ -462,17 +410,7 @@ engine.rule {
   severity = "error",
   summary  = "a claimed stranded total must be the calculator's to the GPU-hour",
   fix      = "use the figure `infragate scheduling stranded` prints for the fleet",
-  check    = function(doc, ctx)
-    local c = doc.claims
-    if c == nil or c.stranded_gpu_hours == nil then return end
-    local f = ctx:once("request", function() return request_figures(doc) end)
-    if math.abs(c.stranded_gpu_hours - f.r.stranded_gpu_hours) > 0.5 then
-      ctx:fail(c, "stranded_gpu_hours",
-        ("the claim of %s stranded GPU-h is not the calculator's %s GPU-h")
-          :format(py.repr(c.stranded_gpu_hours), py.repr(f.r.stranded_gpu_hours)),
-        engine.object("claimed", c.stranded_gpu_hours, "computed", f.r.stranded_gpu_hours))
-    end
-  end,
+  check    = check_of("scheduling.stranded-claim"),
 }
 
 -- The strict calculator checks shared with `stranded` (6.4): {key, message}.
@@ -499,15 +437,7 @@ engine.rule {
   severity = "error",
   summary  = "outage and degraded hours must both fit in the window",
   fix      = "correct the hours or lengthen the window",
-  check    = function(doc, ctx)
-    local s = SCHED.resolved(SCHED.STRANDED_FIELDS,
-                             SCHED.plain_fields(SCHED.STRANDED_FIELDS, doc.fleet))
-    local m = SCHED.windows_exceed(s)
-    if m then
-      local at, key = fleet_at(doc, "degraded_hours")
-      ctx:fail(at, key, m)
-    end
-  end,
+  check    = check_of("scheduling.strict.windows-exceed-horizon"),
 }
 
 engine.rule {
@@ -516,12 +446,7 @@ engine.rule {
   severity = "error",
   summary  = "degraded hours need a stated degradation weight",
   fix      = "state degradation_weight from a measurement of the degraded hours",
-  check    = function(doc, ctx)
-    local s = SCHED.resolved(SCHED.STRANDED_FIELDS,
-                             SCHED.plain_fields(SCHED.STRANDED_FIELDS, doc.fleet))
-    local m = SCHED.assumed_weight(s, engine.has(doc.fleet, "degradation_weight"))
-    if m then ctx:fail(doc.fleet, "degraded_hours", m) end
-  end,
+  check    = check_of("scheduling.strict.assumed-degradation-weight"),
 }
 
 -- ---- scheduler-policy (6.3) ----
@@ -576,12 +501,6 @@ local function gate_of(doc, ctx)
   end)
 end
 
-local function cluster_at(doc, key)
-  if doc.cluster ~= nil and engine.has(doc.cluster, key) then return doc.cluster, key end
-  if doc.cluster ~= nil then return doc.cluster, nil end
-  return doc, nil
-end
-
 engine.rule {
   id       = "scheduling.power-shed-by-kill",
   kind     = "scheduler-policy",
@@ -590,19 +509,8 @@ engine.rule {
   rationale = "a kill discards the work since the job's last checkpoint; graceful preemption "
               .. "keeps it",
   fix      = "run tiered-preemption or intent-closed-loop on a power-capped partition",
-  check    = function(doc, ctx)
-    local p = policy_setup(doc)
-    if not (p.c.power_envelope and doc.policy == "rigid-fifo") then return end
-    local g = gate_of(doc, ctx).run.means
-    ctx:fail(doc, "policy",
-      ("rigid-fifo sheds the daily power contraction by killing the newest jobs: %s GPU-h "
-       .. "of work lost in %s kills per run (mean over %d gate runs)")
-        :format(py.fixed(g.work_lost_gpu_h, 1), py.repr(g.emergency_kills), p.seeds),
-      engine.object("work_lost_gpu_h", g.work_lost_gpu_h, "emergency_kills", g.emergency_kills))
-  end,
+  check    = check_of("scheduling.power-shed-by-kill"),
 }
-
-local SURGE_GPUS = 120
 
 engine.rule {
   id       = "scheduling.reservation-below-surge",
@@ -610,18 +518,7 @@ engine.rule {
   severity = "error",
   summary  = "a static inference reservation must cover a surge at the daily peak",
   fix      = "track demand (intent-closed-loop with tracking) or raise inf_base's reservation",
-  check    = function(doc, ctx)
-    local p = policy_setup(doc)
-    if not (p.c.inf_surges and p.static) then return end
-    local need = p.c.inf_base + p.c.inf_diurnal_amp + SURGE_GPUS
-    if p.r < need then
-      local at, key = cluster_at(doc, "inf_surges")
-      ctx:fail(at, key,
-        ("the static reservation of %d GPUs is below the %s GPUs of a surge at the daily peak")
-          :format(p.r, py.repr(need)),
-        engine.object("reservation_gpus", p.r, "surge_peak_gpus", need))
-    end
-  end,
+  check    = check_of("scheduling.reservation-below-surge"),
 }
 
 engine.rule {
@@ -630,20 +527,7 @@ engine.rule {
   severity = "warning",
   summary  = "a static reservation holds peak GPUs all day against a lower mean demand",
   fix      = "use intent-closed-loop with tracking so the reservation follows demand",
-  check    = function(doc, ctx)
-    local p = policy_setup(doc)
-    if not p.static then return end
-    local g = gate_of(doc, ctx).run.means
-    local at, key = doc, "policy"
-    if p.intent and engine.has(doc, "tracking") then key = "tracking" end
-    ctx:fail(at, key,
-      ("the static reservation holds %d GPUs all day for a peak of %s and a daily mean of %s: "
-       .. "%s GPU-h reserved and unused per run")
-        :format(p.r, py.repr(p.c.inf_base + p.c.inf_diurnal_amp), py.repr(p.c.inf_base),
-                py.fixed(g.stranded_reservation_gpu_h, 1)),
-      engine.object("reservation_gpus", p.r, "stranded_reservation_gpu_h",
-                    g.stranded_reservation_gpu_h))
-  end,
+  check    = check_of("scheduling.peak-provisioned-reservation"),
 }
 
 local function claim_rule(id, key, summary, above)
@@ -685,14 +569,7 @@ engine.rule {
   severity = "error",
   summary  = "a mean-wait claim must not rest on runs whose never-started jobs are left out",
   fix      = "lower the offered load or lengthen the gate horizon until every job starts",
-  check    = function(doc, ctx)
-    if doc.claims == nil or doc.claims.mean_wait_h == nil then return end
-    if gate_of(doc, ctx).run.censored then
-      ctx:fail(doc.claims, "mean_wait_h",
-               "some gate runs have jobs that never started; the mean wait leaves them out "
-               .. "and so flatters the claim")
-    end
-  end,
+  check    = check_of("scheduling.strict.censored-wait"),
 }
 
 engine.rule {
@@ -701,12 +578,10 @@ engine.rule {
   severity = "error",
   summary  = "claims of a preempting policy rest on preemption the model does not charge",
   fix      = "discount the claims for a checkpoint write per preemption",
-  check    = function(doc, ctx)
-    if doc.claims == nil or doc.policy == "rigid-fifo" then return end
-    if gate_of(doc, ctx).run.preempted then
-      ctx:fail(doc, "policy",
-               ("policy %s preempted gracefully in the gate runs, which the model charges no "
-                .. "checkpoint write for; the claimed figures are optimistic"):format(doc.policy))
-    end
-  end,
+  check    = check_of("scheduling.strict.uncharged-preemption"),
 }
+
+-- What lib/checks.lua reads from this file.
+SCHED.gate_of = gate_of
+SCHED.policy_setup = policy_setup
+SCHED.where_key = where_key

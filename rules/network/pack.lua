@@ -296,80 +296,9 @@ function NW.resolve(scn)
   return models.network.scenario(scn)
 end
 
--- ---- YAML 1.1 typing of a --set value (spec/yaml.md, as PyYAML) -----------------------------
-
-local Y_NULL = { ["~"] = true, null = true, Null = true, NULL = true, [""] = true }
-local Y_BOOL = { yes = true, Yes = true, YES = true, ["true"] = true, True = true, TRUE = true,
-                 on = true, On = true, ON = true, no = false, No = false, NO = false,
-                 ["false"] = false, False = false, FALSE = false, off = false, Off = false,
-                 OFF = false }
-local Y_INT = re.compile([[^(?:[-+]?0b[0-1_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)]]
-                         .. [[|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+)$]])
-local Y_FLOAT = re.compile([[^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?]]
-                           .. [[|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?]]
-                           .. [[|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*)$]])
-local Y_SPECIAL = re.compile([[^(?:[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$]])
-
-local function sexagesimal(text)
-  local sign, body = text:match("^([-+]?)(.*)$")
-  local v = 0
-  for part in body:gmatch("[^:]+") do v = v * 60 + tonumber(part) end
-  return sign == "-" and -v or v
-end
-
-function NW.yaml_scalar(text)
-  if Y_NULL[text] then return engine.null end
-  if Y_BOOL[text] ~= nil then return Y_BOOL[text] end
-  if Y_INT:test(text) then
-    local t = text:gsub("_", "")
-    local sign, body = t:match("^([-+]?)(.*)$")
-    local v
-    if body:find(":", 1, true) then
-      v = sexagesimal(t)
-      return math.tointeger(v) or v
-    elseif body:match("^0b") then v = tonumber(body:sub(3), 2)
-    elseif body:match("^0x") then v = tonumber(body:sub(3), 16)
-    elseif body:match("^0.") then v = tonumber(body:sub(2), 8)
-    else v = tonumber(body) end
-    if v == nil then return text end
-    return sign == "-" and -v or v
-  end
-  if Y_FLOAT:test(text) then
-    local t = text:gsub("_", "")
-    if t:find(":", 1, true) then return sexagesimal(t) + 0.0 end
-    return tonumber(t) + 0.0
-  end
-  if Y_SPECIAL:test(text) then
-    if text:find("[nN][aA][nN]") then return 0.0 / 0.0 end
-    return text:sub(1, 1) == "-" and -math.huge or math.huge
-  end
-  return text
-end
-
--- Apply `PATH: VALUE` overrides to a plain scenario document. Returns the
--- pointers they touched, or nil, problem for an unknown PATH.
-function NW.apply_sets(doc, sets)
-  local touched = {}
-  for _, s in ipairs(sets) do
-    local f = FIELD[s.path]
-    local sec, name = s.path:match("^([a-z_]+)%.([a-z0-9_]+)$")
-    local string_field = (sec and STRINGS[sec] and STRINGS[sec][name] ~= nil)
-                         or (not sec and (s.path == "name" or s.path == "notes"))
-    if not f and not string_field then
-      return nil, s
-    end
-    if f then sec, name = f.section, f.name end
-    if sec == nil or sec == "" then
-      doc[name or s.path] = s.value
-      touched[pointer({ name or s.path })] = true
-    else
-      if not is_map(doc[sec]) then doc[sec] = {} end
-      doc[sec][name] = s.value
-      touched[pointer({ sec, name })] = true
-    end
-  end
-  return touched
-end
+-- lib/yaml_set.lua, compiled on the first call: its definitions replace these.
+function NW.yaml_scalar(...) require("yaml_set") return NW.yaml_scalar(...) end
+function NW.apply_sets(...) require("yaml_set") return NW.apply_sets(...) end
 
 -- ---- interventions (spec 3.2) ---------------------------------------------------------------
 
@@ -391,99 +320,12 @@ NW.BUILTIN_INTERVENTIONS = {
   iv("straggler_control", "jitter", { ["reliability.straggler_cv"] = 0.5 }),
 }
 
-local CATEGORIES = { network = true, reliability = true, recovery = true, jitter = true,
-                     pool = true, other = true }
-local IV_NAME = re.compile([[^[a-z0-9_-]{1,64}$]])
-
--- The default category of an intervention: network when every key is under
--- accelerator.*bw* or topology.*, else other.
-local function default_category(entry)
-  local any = false
-  for _, map in ipairs({ entry.overrides or {}, entry.multipliers or {} }) do
-    for k in pairs(map) do
-      any = true
-      if not (k:match("^topology%.") or k:match("^accelerator%..*bw")) then return "other" end
-    end
-  end
-  return any and "network" or "other"
+-- lib/interventions.lua, compiled on the first call: its definitions replace these.
+function NW.convert_intervention(...)
+  require("interventions")
+  return NW.convert_intervention(...)
 end
-
--- Convert one intervention entry (a plain table from a document) into the
--- model's table. Problems as NW.convert's, below `base`.
-function NW.convert_intervention(e, base)
-  local problems, problem = problem_list(base)
-  if not is_map(e) then
-    problem({}, nil, ("an intervention must be a mapping (got %s)"):format(type_name(e)))
-    return nil, problems
-  end
-  local known = { name = true, description = true, category = true, multipliers = true,
-                  overrides = true, cost_accelerator_equivalents = true }
-  for k in pairs(e) do
-    if type(k) ~= "string" or not known[k] then
-      problem({}, k, ("unknown intervention key %s"):format(show(k)), true)
-    end
-  end
-  local out = { overrides = {}, multipliers = {} }
-  if type(e.name) ~= "string" or not IV_NAME:test(e.name) then
-    problem({}, "name", "an intervention needs a name of 1 to 64 characters from [a-z0-9_-]")
-  else
-    out.name = e.name
-  end
-  if e.description ~= nil and type(e.description) ~= "string" then
-    problem({}, "description", "description must be a string")
-  end
-  if e.category ~= nil and not CATEGORIES[e.category] then
-    problem({}, "category", ("category must be one of network, reliability, recovery, jitter, "
-                             .. "pool, other (got %s)"):format(show(e.category)))
-  end
-  local cost = e.cost_accelerator_equivalents
-  if cost ~= nil then
-    if math.type(cost) == nil or not is_finite(cost) or cost < 0 then
-      problem({}, "cost_accelerator_equivalents",
-              ("cost_accelerator_equivalents must be a finite number >= 0 (got %s)")
-              :format(show(cost)))
-    else
-      out.cost = cost + 0.0
-    end
-  end
-  for _, which in ipairs({ "overrides", "multipliers" }) do
-    local map = e[which]
-    if map ~= nil and not is_map(map) then
-      problem({}, which, ("%s must be a mapping of section.field paths"):format(which))
-    elseif map ~= nil then
-      for k, v in pairs(map) do
-        local f = type(k) == "string" and FIELD[k]
-        if not f then
-          problem({ which }, k, ("%s names no scenario field %s"):format(which, show(k)), true)
-        elseif which == "multipliers" then
-          if f.type ~= "int" and f.type ~= "number" then
-            problem({ which }, k, ("%s is not a number field and cannot be multiplied"):format(k))
-          elseif math.type(v) == nil or not is_finite(v) then
-            problem({ which }, k, ("the multiplier of %s must be a finite number (got %s)")
-                                  :format(k, show(v)))
-          else
-            out.multipliers[k] = v + 0.0
-          end
-        else
-          local x, why = field_value(f, v, false)
-          if x == nil then
-            problem({ which }, k, ("%s %s"):format(k, why))
-          elseif not engine.isnull(x) then
-            out.overrides[k] = x
-          end
-        end
-      end
-    end
-  end
-  if #problems > 0 then return nil, problems end
-  out.category = e.category or default_category(out)
-  return out, {}
-end
-
--- The values an intervention produces on a scenario must satisfy 3.1 too.
-function NW.check_intervention(scn, entry)
-  return models.network.check_intervention(scn, entry)
-end
+function NW.check_intervention(...) require("interventions") return NW.check_intervention(...) end
 
 -- ---- figures shared by the verbs, the rules and the registry --------------------------------
 
@@ -834,3 +676,13 @@ NW.STRICT = {
 -- What lib/checks.lua reads from this file.
 NW.fmt4 = fmt4
 NW.referenced_scenario = referenced_scenario
+
+-- What lib/interventions.lua reads from this file.
+NW.is_finite = is_finite
+NW.is_map = is_map
+NW.problem_list = problem_list
+NW.show = show
+NW.type_name = type_name
+
+-- What lib/yaml_set.lua reads from this file.
+NW.STRINGS = STRINGS

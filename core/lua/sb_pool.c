@@ -41,7 +41,7 @@ void *sb_pool_get(struct sb_pool *pl, size_t n, int shrinking)
 	void *p = pl->free[c];
 
 	if (p) {
-		memcpy(&pl->free[c], p, sizeof p);
+		memcpy(&pl->free[c], p, sizeof(void *)); /* the block's link */
 		return p;
 	}
 	if ((size_t)(pl->end - pl->bump) < size) {

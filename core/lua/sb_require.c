@@ -112,15 +112,20 @@ static void compile(lua_State *L, const char *name, const char *path, const char
 	size_t len = 0;
 	int rc;
 
+	/* luaL_error does not return; the returns after it say so to readers
+	 * and analysers that do not know. */
 	diag_init(&err);
 	if (readfile(path, chunk + 1, MODULE_SOURCE_MAX, &buf, &len, &err) < 0) {
 		if (err.code == DIAG_E_LIMIT)
 			luaL_error(L, "module '%s': %s is larger than 16 MiB", name, chunk + 1);
-		luaL_error(L, "module '%s' not found in lua/ (nor in the pack's lib/)", name);
+		else
+			luaL_error(L, "module '%s' not found in lua/ (nor in the pack's lib/)", name);
+		return;
 	}
 	if (len && buf[0] == 0x1b) {
 		free(buf);
 		luaL_error(L, "'%s' is a binary chunk; only Lua text is loaded", chunk + 1);
+		return;
 	}
 	rc = luaL_loadbufferx(L, buf, len, chunk, "t");
 	free(buf);

@@ -93,7 +93,12 @@ static inline uint32_t twist_one(uint32_t cur, uint32_t next, uint32_t far)
  * already renewed, as in the reference), k + 1 only at the last word. The
  * long runs have 224 and 396 words, multiples of 4, so that even the
  * cheapest auto-vectorizer (gcc -O2) takes them; words 224..226 go one by
- * one. */
+ * one. GCC on x86-64 also builds the loops for AVX2 and picks that copy at
+ * load time where the CPU has it: integer operations only, so both copies
+ * give the same words. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 static void twist(struct mt19937 *m)
 {
 	uint32_t *mt = m->mt;
@@ -117,6 +122,13 @@ static void twist(struct mt19937 *m)
 		y ^= y >> 18;
 		m->out[k] = y;
 	}
+	/* random() of each aligned pair, the same expression as the slow
+	 * path; the shifted words are below 2^27, so the signed conversion
+	 * (which vectorizes) is exact. */
+	for (k = 0; k < MT19937_N / 2; k++)
+		m->pair[k] = ((double)(int32_t)(m->out[2 * k] >> 5) * 67108864.0 +
+			      (double)(int32_t)(m->out[2 * k + 1] >> 6)) *
+			     (1.0 / 9007199254740992.0);
 	m->idx = 0;
 }
 
@@ -167,7 +179,7 @@ uint64_t mt19937_randbelow(struct mt19937 *m, uint64_t n)
 	return r;
 }
 
-double mt19937_random(struct mt19937 *m)
+double mt19937_random_refill(struct mt19937 *m)
 {
 	uint32_t a = next32(m) >> 5, b = next32(m) >> 6;
 

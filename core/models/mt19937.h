@@ -20,6 +20,7 @@
 struct mt19937 {
 	uint32_t mt[MT19937_N];
 	uint32_t out[MT19937_N]; /* the tempered outputs of the current state */
+	double pair[MT19937_N / 2]; /* random() of out[2j], out[2j + 1] */
 	int idx;                 /* next output; MT19937_N: twist first */
 };
 
@@ -44,8 +45,24 @@ uint64_t mt19937_getrandbits(struct mt19937 *m, unsigned k);
 /* _randbelow(n) for n >= 1: getrandbits(bit length of n) until < n. */
 uint64_t mt19937_randbelow(struct mt19937 *m, uint64_t n);
 
-/* random(): (a * 67108864.0 + b) / 2^53 with a = next >> 5, b = next >> 6. */
-double mt19937_random(struct mt19937 *m);
+/* random(): (a * 67108864.0 + b) / 2^53 with a = next >> 5, b = next >> 6.
+ * Inline, because the Monte Carlo models draw millions of these: the twist
+ * computes the value of every aligned pair of words of its block, so the
+ * usual case is one load; the call out of line (mt19937_random_refill)
+ * takes a pair that starts at an odd word, or twists when the block runs
+ * out. */
+double mt19937_random_refill(struct mt19937 *m);
+
+static inline double mt19937_random(struct mt19937 *m)
+{
+	double d;
+
+	if ((m->idx & 1) || m->idx >= MT19937_N)
+		return mt19937_random_refill(m);
+	d = m->pair[m->idx >> 1];
+	m->idx += 2;
+	return d;
+}
 
 /* uniform(a, b) = a + (b - a) * random(). */
 double mt19937_uniform(struct mt19937 *m, double a, double b);

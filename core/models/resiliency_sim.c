@@ -220,6 +220,35 @@ static void bucket_sort(struct rs_iv *v, size_t n, struct rs_iv *scratch)
 }
 
 #define RS_RADIX_MAX 4096
+#define RS_ONE_PASS_MAX 256
+
+/* Lists of up to 256 intervals (most of those that need a real sort): one
+ * counting pass on the top 8 bits of the start's key puts them in order up
+ * to neighbours in the same 1/256 of the year, and the insertion pass with
+ * the full comparison finishes. Two passes and two 257-entry tables cost
+ * more than they save at this size. */
+static void one_pass_sort(struct rs_iv *v, size_t n, struct rs_iv *scratch)
+{
+	static const double scale = 256.0 / RS_HOURS;
+	uint32_t first[257];
+	uint8_t key[RS_ONE_PASS_MAX];
+	size_t i;
+
+	memset(first, 0, sizeof first);
+	for (i = 0; i < n; i++) {
+		double k = v[i].s * scale;
+		uint32_t q = k < 255.0 ? (uint32_t)k : 255u; /* starts are >= 0 */
+
+		key[i] = (uint8_t)q;
+		first[q + 1]++;
+	}
+	for (i = 1; i <= 256; i++)
+		first[i] += first[i - 1];
+	for (i = 0; i < n; i++)
+		scratch[first[key[i]]++] = v[i];
+	memcpy(v, scratch, n * sizeof *v);
+	insertion_sort(v, n);
+}
 
 /* The usual list (a few hundred intervals: 200 LEO flaps a year) goes
  * through a two-pass LSD radix sort on a 16-bit key of the start, which
@@ -240,6 +269,10 @@ static void sort_ivs(struct rs_iv *v, size_t n, struct rs_iv *scratch)
 	}
 	if (n > RS_RADIX_MAX) {
 		bucket_sort(v, n, scratch);
+		return;
+	}
+	if (n <= RS_ONE_PASS_MAX) {
+		one_pass_sort(v, n, scratch);
 		return;
 	}
 	memset(lo, 0, sizeof lo);

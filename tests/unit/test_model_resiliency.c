@@ -128,12 +128,13 @@ static int iv_cmp(const void *a, const void *b)
 }
 
 /* rs_merge against qsort and the same sweep, for the sizes of each sort path
- * (insertion, radix, buckets), with starts crowded into one radix key
+ * (insertion, one counting pass up to 256, radix, buckets), with starts
+ * crowded into one radix key
  * (8760 h / 65536 is 0.134 h) and starts shared exactly, so that the final
  * pass must order what the keys leave tied. */
 Test(resiliency, merge_equals_a_reference_sort_at_every_size)
 {
-	static const size_t sizes[] = { 20, 30, 300, 4096, 4097, 9000 };
+	static const size_t sizes[] = { 20, 25, 30, 256, 257, 300, 4096, 4097, 9000 };
 	static struct rs_iv want[9000];
 	uint64_t x = 88172645463325252ull;
 	size_t k, i, n, o;

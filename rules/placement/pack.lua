@@ -3,12 +3,12 @@
 -- cascade of 7.4) and where it should run (centralize by default, 7.5).
 -- This file holds the data (constants, default tiers, the workload library,
 -- the GPU table), the gates as a table a mutation or a site pack can
--- replace, document resolution, placement and the rules; the library
--- documents, the fleet arithmetic and the model calls are modules in lib/,
--- compiled only by a run that needs them. commands.lua (the edge-placement
--- verbs, whose code is in lib/cli/) and validation.lua (the registry's
--- figures) reach it through the globals below; every figure is computed by
--- models.placement.
+-- replace, placement and the rules. Reading documents, the library
+-- documents, the fleet arithmetic, the model calls and the per-kind lint
+-- analysis are modules in lib/, compiled only by a run that needs them.
+-- commands.lua (the edge-placement verbs, whose code is in lib/cli/) and
+-- validation.lua (the registry's figures) reach it through the globals
+-- below; every figure is computed by models.placement.
 engine.pack {
   summary   = "edge placement gates, placement physics and the tower-versus-hub fleet",
   help_base = "https://infragate.invalid/rules/placement/",
@@ -328,28 +328,8 @@ local function lookup_tier(tiers, text)
 end
 
 -- ---- document resolution (5.1-5.6) --------------------------------------------------------
--- Problems are {file, at, key, on, message}: the schema has accepted the
--- document, and what is left is what it cannot say (references, names,
--- the fields a workload or tier without base must give).
-
-local WORKLOAD_FIELDS = { "name", "note", "latency_sla_ms", "access_rtt_ms", "gpus",
-                          "gpu_watts", "collective", "data_gravity", "ingest_gbps",
-                          "sovereign", "resilience_class" }
-local WORKLOAD_REQUIRED = { "name", "latency_sla_ms", "access_rtt_ms", "gpus", "gpu_watts",
-                            "collective", "data_gravity" }
-local TIER_FIELDS = { "name", "ai_power_kw", "max_fabric_gpus", "max_gpu_watts", "fabric",
-                      "km_to_user", "transit_rtt_ms", "cooling", "km_to_parent", "staffed",
-                      "in_region" }
-local TIER_REQUIRED = { "name", "ai_power_kw", "max_fabric_gpus", "max_gpu_watts", "fabric",
-                        "km_to_user", "transit_rtt_ms" }
-local INTEGER_FIELDS = { gpus = true, max_fabric_gpus = true, sites = true }
-
--- A document value as the model uses it: ints become floats where a
--- number is meant (5.0).
-local function field_value(k, v)
-  if type(v) == "number" and not INTEGER_FIELDS[k] then return v + 0.0 end
-  return v
-end
+-- What the built-in ladder and library need here; reading documents is
+-- lib/resolve.lua. A problem is {file, at, key, on, message}.
 
 local function copy(t)
   local c = {}
@@ -361,45 +341,14 @@ local function problem(ps, file, at, key, message, on)
   ps[#ps + 1] = { file = file, at = at, key = key, on = on, message = message }
 end
 
-local function is_map(v) return engine.type(v) == "map" end
-
--- The workload at parent[key] (a library name or a mapping), or nil.
-local function resolve_workload(parent, key, file, ps)
-  local v = parent[key]
-  if not is_map(v) then
-    local w = find_by_name(LIBRARY, v)
-    if not w then
-      problem(ps, file, parent, key, ("'%s' is not a library workload; the library has %s")
-              :format(v, quoted_list(names_of(LIBRARY))))
-      return nil
-    end
-    return copy(w)
-  end
-  local w
-  if v.base ~= nil then
-    local b = find_by_name(LIBRARY, v.base)
-    if not b then
-      problem(ps, file, v, "base", ("base '%s' is not a library workload; the library has %s")
-              :format(v.base, quoted_list(names_of(LIBRARY))))
-      return nil
-    end
-    w = copy(b)
-  else
-    w = { note = "", ingest_gbps = 0.0, sovereign = false, resilience_class = "R2" }
-    local missing = false
-    for _, f in ipairs(WORKLOAD_REQUIRED) do
-      if v[f] == nil then
-        missing = true
-        problem(ps, file, v, f, ("a workload without 'base' must give '%s'"):format(f))
-      end
-    end
-    if missing then return nil end
-  end
-  for _, f in ipairs(WORKLOAD_FIELDS) do
-    if v[f] ~= nil then w[f] = field_value(f, v[f]) end
-  end
-  return w
-end
+-- The resolution of workload, tier and ladder documents and the ladder
+-- rules are lib/resolve.lua, compiled on the first document: the -w and -t
+-- of the published tool need none of it.
+local function resolve_workload(...) return require("resolve").resolve_workload(...) end
+local function resolve_tier(...) return require("resolve").resolve_tier(...) end
+local function resolve_ladder(...) return require("resolve").resolve_ladder(...) end
+local function apply_overrides(...) return require("resolve").apply_overrides(...) end
+local function ladder_findings(...) return require("resolve").ladder_findings(...) end
 
 local function default_tier(name)
   local t = find_by_name(DEFAULT_TIERS, name)
@@ -410,94 +359,10 @@ local function default_tier(name)
   return c
 end
 
--- The tier at parent[key] (a default tier name or a mapping), or nil. The
--- tier remembers where it was written, for the ladder rules.
-local function resolve_tier(parent, key, file, ps)
-  local v = parent[key]
-  local t
-  if not is_map(v) then
-    t = default_tier(v)
-    if not t then
-      problem(ps, file, parent, key, ("'%s' is not a default tier; the defaults are %s")
-              :format(v, quoted_list(names_of(DEFAULT_TIERS))))
-      return nil
-    end
-  elseif v.base ~= nil then
-    t = default_tier(v.base)
-    if not t then
-      problem(ps, file, v, "base", ("base '%s' is not a default tier; the defaults are %s")
-              :format(v.base, quoted_list(names_of(DEFAULT_TIERS))))
-      return nil
-    end
-  else
-    local missing = false
-    for _, f in ipairs(TIER_REQUIRED) do
-      if v[f] == nil then
-        missing = true
-        problem(ps, file, v, f, ("a tier without 'base' must give '%s'"):format(f))
-      end
-    end
-    if missing then return nil end
-    t = { in_region_stated = false }
-  end
-  if is_map(v) then
-    for _, f in ipairs(TIER_FIELDS) do
-      if v[f] ~= nil then t[f] = field_value(f, v[f]) end
-    end
-    if v.in_region ~= nil then
-      t.in_region_stated = true
-    elseif not t.base then
-      t.in_region = t.name ~= CENTRAL_TIER
-    end
-  end
-  t.loc = { file = file, at = parent, key = key }
-  return t
-end
-
--- A custom ladder: the list at parent[key]; names must be unique.
-local function resolve_ladder(parent, key, file, ps)
-  local list, tiers, ok = parent[key], {}, true
-  for i = 1, #list do
-    local t = resolve_tier(list, i, file, ps)
-    if not t then
-      ok = false
-    else
-      local _, j = find_by_name(tiers, t.name)
-      if j then
-        ok = false
-        local at, k = list, i
-        if is_map(list[i]) and list[i].name ~= nil then at, k = list[i], "name" end
-        problem(ps, file, at, k, ("tier name '%s' is used twice in the ladder (tiers %d and %d)")
-                :format(t.name, j, i))
-      end
-      tiers[#tiers + 1] = t
-    end
-  end
-  return ok and tiers or nil
-end
-
 local function default_ladder()
   local tiers = {}
   for i, t in ipairs(DEFAULT_TIERS) do tiers[i] = default_tier(t.name) end
   return tiers
-end
-
--- tier_overrides applied to the ladder in use; keys are exact tier names.
-local function apply_overrides(doc, tiers, file, ps)
-  local o = doc.tier_overrides
-  if o == nil then return end
-  for name, fields in pairs(o) do
-    local t = find_by_name(tiers, name)
-    if not t then
-      problem(ps, file, o, name, ("tier_overrides names '%s', which is not a tier of the "
-              .. "ladder in use (%s)"):format(name, quoted_list(names_of(tiers))), "key")
-    else
-      for _, f in ipairs(TIER_FIELDS) do
-        if fields[f] ~= nil then t[f] = field_value(f, fields[f]) end
-      end
-      if fields.in_region ~= nil then t.in_region_stated = true end
-    end
-  end
 end
 
 -- ---- requests ---------------------------------------------------------------------------
@@ -554,30 +419,6 @@ local function finding(list, rule, message, tier, loc, figures)
   list[#list + 1] = { rule = rule, severity = RULE_INFO[rule].severity, message = message,
                       tier = tier, loc = loc, figures = figures,
                       strict = rule:find("^placement%.strict%.") ~= nil }
-end
-
--- The ladder rules (9.3) on a custom ladder.
-local function ladder_findings(tiers, out)
-  local top = tiers[#tiers]
-  if top.in_region and not top.in_region_stated then
-    local how = top.base and ("is based on '%s'"):format(top.base)
-                or ("has no base and is not named '%s'"):format(CENTRAL_TIER)
-    finding(out, "placement.strict.residency-undeclared",
-      ("top tier '%s' %s, so it is in region without saying so: sovereign workloads may run "
-       .. "there; state in_region"):format(top.name, how), top.name, top.loc)
-  end
-  for i = 2, #tiers do
-    if tiers[i].km_to_user < tiers[i - 1].km_to_user then
-      finding(out, "placement.strict.ladder-order",
-        ("tier '%s' is %s km from the user, nearer than the %s km of '%s' before it: "
-         .. "the ladder must run edge first")
-        :format(tiers[i].name, r(tiers[i].km_to_user), r(tiers[i - 1].km_to_user),
-                tiers[i - 1].name),
-        tiers[i].name, tiers[i].loc,
-        engine.object("km_to_user", tiers[i].km_to_user,
-                      "previous_km_to_user", tiers[i - 1].km_to_user))
-    end
-  end
 end
 
 -- Evaluate a resolved request: verdicts, placement, the check of the
@@ -673,31 +514,9 @@ PL = {
 
 -- ---- lint: the same analysis per document kind ------------------------------------------
 
--- Problems and findings of one linted document, by kind.
-local function lint_analysis(doc, kind, file)
-  local ps, out = {}, {}
-  if kind == "placement-request" then
-    local rc = resolve_request(doc, { file = file })
-    if #rc.problems == 0 then out = analyze_request(rc).findings end
-    ps = rc.problems
-  elseif kind == "tier-ladder" then
-    local tiers = resolve_ladder(doc, "tiers", file, ps)
-    if tiers then ladder_findings(tiers, out) end
-  elseif kind == "workload-library" then
-    local ws = resolve_library(doc, file, ps)
-    if ws then
-      local tiers, rows = default_ladder(), {}
-      for i, w in ipairs(ws) do rows[i] = evaluate_ladder(w, tiers) end
-      infeasible_findings(ws, rows, out)
-    end
-  elseif kind == "fleet-pair" then
-    local f = resolve_fleet(doc, file, ps)
-    if #ps == 0 then fleet_findings(f, out) end
-  elseif kind == "placement-model-calls" then
-    run_calls(doc, file, ps)
-  end
-  return { problems = ps, findings = out }
-end
+-- Problems and findings of one linted document, by kind: lib/lint.lua,
+-- compiled by the first rule that runs.
+local function lint_analysis(...) return require("lint").lint_analysis(...) end
 
 local KINDS = { "placement-request", "tier-ladder", "workload-library", "fleet-pair",
                 "placement-model-calls" }

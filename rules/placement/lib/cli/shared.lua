@@ -1,14 +1,15 @@
 -- What several of edge-placement's verbs use: compiled with the first verb that
 -- needs it, never for a verb that does not.
 local py = require "py"
-local jv = require "json_values"
 local cli_base = require "cli.base"
 
 local PROGRAM = cli_base.PROGRAM
 
 local INF = math.huge
 
-local array_of, null_if_nil = jv.array, jv.null
+-- lua/json_values.lua, compiled by the first verb that builds JSON.
+local function array_of(...) return require("json_values").array(...) end
+local function null_if_nil(...) return require("json_values").null(...) end
 
 local function finite_or_null(x)
   if x == INF or x == -INF then return engine.null end
@@ -55,36 +56,15 @@ local function has_error(findings)
   return false
 end
 
-local function rules_of(findings)
-  local seen, list = {}, {}
-  for _, f in ipairs(findings) do
-    if not seen[f.rule] then
-      seen[f.rule] = true
-      list[#list + 1] = f.rule
-    end
-  end
-  table.sort(list)
-  return array_of(list)
+-- The JSON and report forms of findings are cli/findings_out.lua, compiled
+-- only by a run that prints them.
+local function add_findings_json(...)
+  return require("cli.findings_out").add_findings_json(...)
 end
-
-local function findings_json(findings)
-  local list = engine.array()
-  for i, f in ipairs(findings) do
-    local file, line, column, path = locate(f.loc)
-    list[i] = engine.object("rule", f.rule, "severity", f.severity, "message", f.message,
-                            "tier", null_if_nil(f.tier), "file", null_if_nil(file),
-                            "line", null_if_nil(line), "column", null_if_nil(column),
-                            "path", null_if_nil(path))
-  end
-  return list
-end
-
--- The findings block of a verb's JSON document: rules, findings, verdict.
-local function add_findings_json(obj, findings)
-  obj.rules = rules_of(findings)
-  obj.findings = findings_json(findings)
-  obj.verdict = has_error(findings) and "fail" or "pass"
-end
+local function report(...) return require("cli.findings_out").report(...) end
+local function ladder_names(...) return require("cli.findings_out").ladder_names(...) end
+local function rules_of(...) return require("cli.findings_out").rules_of(...) end
+local function findings_json(...) return require("cli.findings_out").findings_json(...) end
 
 -- Diag lines: file:line:col: severity[rule]: message.
 local function findings_text(findings)
@@ -102,23 +82,8 @@ local function findings_text(findings)
   return table.concat(lines)
 end
 
--- --format sarif|github|junit: only the findings, through the engine.
-local function report(out, findings, format, file)
-  local list = {}
-  for i, f in ipairs(findings) do
-    local _, line, column, path = locate(f.loc)
-    list[i] = { rule = f.rule, severity = f.severity, message = f.message, line = line,
-                column = column, path = path, figures = f.figures }
-  end
-  out:report(list, format, file or PROGRAM)
-end
-
 local function load(path, kind)
   return engine.load(path, { kind = kind })
-end
-
-local function ladder_names(tiers)
-  return array_of(PL.names_of(tiers))
 end
 
 return {

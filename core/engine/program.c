@@ -117,7 +117,9 @@ int engine_program(struct engine *e, const char *name, int argc, char **argv,
 	worker_init(&w, e);
 	memset(&res, 0, sizeof res);
 	sb_output_init(&so);
-	if (worker_load_pack(&w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS) < 0) {
+	/* A verb's run compiles rules.lua only if it reads rules (a check, a
+	 * report, a schema naming a rule id): most verbs never do. */
+	if (worker_load_pack(&w, pack, SB_LOAD_PACK | SB_LOAD_COMMANDS | SB_DEFER_RULES) < 0) {
 		worker_fatal_out(&w, o, "engine.pack");
 		rc = -1;
 		goto done;
@@ -194,6 +196,16 @@ done:
 		findings_init(&o->errors, 0);
 		engine_kinds_failure(e, o);
 		sbuf_reset(&o->out);
+		rc = -1;
+	} else if (w.sb && sandbox_rules_failure(w.sb, &err)) {
+		/* The same holds for a deferred rules.lua that failed when the
+		 * verb first looked a rule up. */
+		findings_release(&o->errors);
+		findings_init(&o->errors, 0);
+		sbuf_reset(&o->out);
+		engine_out_error(o, err.id[0] ? err.id : "engine.pack",
+				 err.file[0] ? err.file : NULL, err.line, err.col, NULL,
+				 "%s", err.msg);
 		rc = -1;
 	}
 	sbuf_release(&prefix);

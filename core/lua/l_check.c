@@ -479,6 +479,8 @@ long sandbox_check(struct sandbox *sb, const struct sb_check_req *req,
 	uint64_t docid;
 	int pass;
 
+	if (sandbox_need_rules(sb, err) < 0)
+		return -1;
 	packs = malloc((sb->npacks + 1) * sizeof *packs);
 	if (!packs) {
 		diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory");
@@ -592,9 +594,12 @@ int sandbox_collect(struct sandbox *sb, const struct sb_check_req *req,
 		    struct findings *out, struct diag *err)
 {
 	lua_State *L = sb->L;
-	uint64_t docid = sb_doc_add(sb, req->doc, req->kind, req->file);
+	uint64_t docid;
 	size_t i, j;
 
+	if (sandbox_need_rules(sb, err) < 0)
+		return -1;
+	docid = sb_doc_add(sb, req->doc, req->kind, req->file);
 	if (!docid) {
 		diag_set(err, DIAG_E_ERROR, 0, 0, "too many documents open at once");
 		return -1;
@@ -708,6 +713,8 @@ int sandbox_run_checks(struct sandbox *sb, const struct sb_collected *items,
 	lua_State *L = sb->L;
 	size_t i, j;
 
+	if (sandbox_need_rules(sb, err) < 0)
+		return -1;
 	for (i = 0; i < sb->npacks; i++) {
 		struct sb_pack *p = sb->packs[i];
 

@@ -173,6 +173,16 @@ static struct sb_pack *load_context(lua_State *L, const char *fn,
 	return sb->loading;
 }
 
+/* Rules register while pack.lua or the pack's rules.lua loads. */
+static struct sb_pack *rules_context(lua_State *L, const char *fn)
+{
+	struct sandbox *sb = sb_of(L);
+
+	if (sb->loading_file && strcmp(sb->loading_file, "rules.lua") == 0)
+		return load_context(L, fn, "rules.lua");
+	return load_context(L, fn, "pack.lua");
+}
+
 /* ---- ids ------------------------------------------------------------------ */
 
 static int segment_ok(const char *s, size_t n)
@@ -361,7 +371,7 @@ static int register_id(lua_State *L, const char *fn, const struct field *fs,
 		       int declared, int run_level)
 {
 	struct sandbox *sb = sb_of(L);
-	struct sb_pack *p = load_context(L, fn, "pack.lua");
+	struct sb_pack *p = rules_context(L, fn);
 	struct sb_rule *r, *dup;
 	const char *id, *summary;
 	char anchor[256];

@@ -208,14 +208,30 @@ struct pack_desc {
 #define SB_LOAD_PACK       0x1u
 #define SB_LOAD_COMMANDS   0x2u
 #define SB_LOAD_VALIDATION 0x4u
+#define SB_LOAD_RULES      0x8u  /* rules.lua, when the pack has one */
+/* A request, never a loaded bit: leave rules.lua for when rules are first
+ * needed (a program verb's run; see sandbox_need_rules). */
+#define SB_DEFER_RULES     0x10u
 
 /* Load the files of a pack ('what': SB_LOAD_* bits; pack.lua always comes
- * first, then commands.lua, then validation.lua, each only once, and files
- * that do not exist are skipped except pack.lua). A validation mutation
- * (name, or NULL) is applied before the environment is frozen. Returns 0,
- * or -1 with 'err' = DIAG_E_PACK naming the file and line. */
+ * first, then rules.lua unless SB_DEFER_RULES, then commands.lua, then
+ * validation.lua, each only once, and files that do not exist are skipped
+ * except pack.lua). A validation mutation (name, or NULL) is applied before
+ * the environment is frozen. Returns 0, or -1 with 'err' = DIAG_E_PACK
+ * naming the file and line. */
 int sandbox_load_pack(struct sandbox *sb, const struct pack_desc *pd,
 		      unsigned what, const char *mutation, struct diag *err);
+
+/* Load the rules.lua of every loaded pack that deferred it. Everything
+ * that reads rules calls this first (checks, collections, the rule
+ * listing and lookups), so a deferred pack is never seen without its
+ * rules. Returns 0, or -1 with 'err' as sandbox_load_pack. */
+int sandbox_need_rules(struct sandbox *sb, struct diag *err);
+
+/* Whether a deferred rules.lua failed when a lookup (which cannot report)
+ * loaded it; copies the failure to 'out' when not NULL. The run that saw
+ * it reports it in place of its result. */
+int sandbox_rules_failure(const struct sandbox *sb, struct diag *out);
 
 /* Mark which loaded packs are active (their rules run). All are active by
  * default. */

@@ -190,6 +190,10 @@ struct sandbox {
 	 * problem, positioned in the pack's data file (l_program.c). */
 	struct diag data_error;
 	int has_data_error;
+	/* A deferred rules.lua that failed to load from a lookup
+	 * (sandbox_rule, sandbox_rules), which has no way to report it. */
+	struct diag rules_error;
+	int has_rules_error;
 };
 
 /* Free memory held through a const pointer (records keep their strings

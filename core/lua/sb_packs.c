@@ -251,12 +251,19 @@ static int load_pack(struct sandbox *sb, const struct pack_desc *pd, unsigned wh
 		}
 	}
 	what |= SB_LOAD_PACK;
+	if (what & SB_DEFER_RULES)
+		what &= ~(SB_DEFER_RULES | SB_LOAD_RULES);
+	else
+		what |= SB_LOAD_RULES;
 	if ((p->loaded & what) == what && !mutation)
 		return 0;
 	if (p->frozen)
 		unfreeze(sb, p);
 	if ((what & SB_LOAD_PACK) && !(p->loaded & SB_LOAD_PACK) &&
 	    load_one(sb, p, "pack.lua", SB_LOAD_PACK, 0, err) < 0)
+		return -1;
+	if ((what & SB_LOAD_RULES) && !(p->loaded & SB_LOAD_RULES) &&
+	    load_one(sb, p, "rules.lua", SB_LOAD_RULES, 0, err) < 0)
 		return -1;
 	if ((what & SB_LOAD_COMMANDS) && !(p->loaded & SB_LOAD_COMMANDS) &&
 	    load_one(sb, p, "commands.lua", SB_LOAD_COMMANDS, 0, err) < 0)
@@ -304,6 +311,55 @@ int sandbox_load_pack(struct sandbox *sb, const struct pack_desc *pd,
 	return rc;
 }
 
+/* rules.lua of a pack whose pack.lua ran with SB_DEFER_RULES: loaded as it
+ * would have been at load time, between an unfreeze and a freeze, with the
+ * collector stopped as for any pack file. */
+int sandbox_need_rules(struct sandbox *sb, struct diag *err)
+{
+	size_t i;
+	int running, rc = 0;
+
+	for (i = 0; i < sb->npacks && rc == 0; i++) {
+		struct sb_pack *p = sb->packs[i];
+
+		if (!(p->loaded & SB_LOAD_PACK) || (p->loaded & SB_LOAD_RULES))
+			continue;
+		running = lua_gc(sb->L, LUA_GCISRUNNING);
+		lua_gc(sb->L, LUA_GCSTOP);
+		if (p->frozen)
+			unfreeze(sb, p);
+		rc = load_one(sb, p, "rules.lua", SB_LOAD_RULES, 0, err) < 0 ? -1 : 0;
+		sb_freeze(sb, p);
+		if (running)
+			lua_gc(sb->L, LUA_GCRESTART);
+		if (rc == 0 && sb_index_rules(sb) < 0) {
+			diag_set(err, DIAG_E_NOMEM, 0, 0, "out of memory");
+			rc = -1;
+		}
+	}
+	return rc;
+}
+
+/* For the lookups, which return records and cannot fail: the failure is
+ * kept for the run to report (sandbox_rules_failure). */
+static void need_rules_quietly(const struct sandbox *csb)
+{
+	struct sandbox *sb = (struct sandbox *)(uintptr_t)csb; /* lazily complete */
+
+	if (sb->has_rules_error)
+		return;
+	diag_init(&sb->rules_error);
+	if (sandbox_need_rules(sb, &sb->rules_error) < 0)
+		sb->has_rules_error = 1;
+}
+
+int sandbox_rules_failure(const struct sandbox *sb, struct diag *out)
+{
+	if (sb->has_rules_error && out)
+		*out = sb->rules_error;
+	return sb->has_rules_error;
+}
+
 void sandbox_set_active(struct sandbox *sb, const char *pack, int active)
 {
 	struct sb_pack *p = sb_find_pack(sb, pack);
@@ -330,6 +386,7 @@ const struct sb_pack_info *sandbox_pack_info(const struct sandbox *sb,
 size_t sandbox_rules(const struct sandbox *sb,
 		     const struct rule_info *const **out)
 {
+	need_rules_quietly(sb);
 	*out = sb->infos;
 	return sb->ninfos;
 }
@@ -338,6 +395,7 @@ const struct rule_info *sandbox_rule(const struct sandbox *sb, const char *id)
 {
 	size_t i;
 
+	need_rules_quietly(sb);
 	for (i = 0; i < sb->ninfos; i++)
 		if (strcmp(sb->infos[i]->id, id) == 0)
 			return sb->infos[i];
@@ -352,6 +410,7 @@ long sandbox_order_key(const struct sandbox *sb, const char *pack,
 
 	if (!p)
 		return 0;
+	need_rules_quietly(sb);
 	for (i = 0; i < p->nrules; i++)
 		if (strcmp(p->rules[i]->info.id, id) == 0)
 			return 2 * (long)(i + 1);

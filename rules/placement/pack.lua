@@ -3,10 +3,11 @@
 -- cascade of 7.4) and where it should run (centralize by default, 7.5).
 -- This file holds the data (constants, default tiers, the workload library,
 -- the GPU table), the gates as a table a mutation or a site pack can
--- replace, placement and the rules. Reading documents, the library
--- documents, the fleet arithmetic, the model calls and the per-kind lint
--- analysis are modules in lib/, compiled only by a run that needs them.
--- commands.lua (the edge-placement verbs, whose code is in lib/cli/) and
+-- replace, placement, and the rule ids with their severities. The rules
+-- are rules.lua; reading documents, the library documents, the fleet
+-- arithmetic, the model calls and the per-kind lint analysis are modules
+-- in lib/; each is compiled only by a run that needs it. commands.lua (the
+-- edge-placement verbs, whose code is in lib/cli/), rules.lua and
 -- validation.lua (the registry's figures) reach it through the globals
 -- below; every figure is computed by models.placement.
 engine.pack {
@@ -410,10 +411,27 @@ local function resolve_request(doc, opts)
 end
 
 -- ---- findings --------------------------------------------------------------------------
--- The rules' metadata lives in one table (registered below); verbs take the
--- severities from it.
+-- Every rule id of the pack and its severity: findings take theirs from
+-- here, and rules.lua registers each rule with it. The rules themselves
+-- (summaries, fixes, checks) are rules.lua, which a verb that reads no
+-- rule never compiles.
 
-RULE_INFO = {}
+RULE_INFO = {
+  ["placement.resolve"]                       = { severity = "error" },
+  ["placement.fabric"]                        = { severity = "error" },
+  ["placement.power"]                         = { severity = "error" },
+  ["placement.latency"]                       = { severity = "error" },
+  ["placement.gravity"]                       = { severity = "error" },
+  ["placement.costly"]                        = { severity = "warning" },
+  ["placement.strict.empty-tier"]             = { severity = "error" },
+  ["placement.strict.costly-placement"]       = { severity = "error" },
+  ["placement.strict.unforced-edge"]          = { severity = "error" },
+  ["placement.strict.tier-abbrev"]            = { severity = "warning" },
+  ["placement.strict.infeasible"]             = { severity = "error" },
+  ["placement.strict.residency-undeclared"]   = { severity = "error" },
+  ["placement.strict.ladder-order"]           = { severity = "error" },
+  ["placement.strict.fleet-envelope"]         = { severity = "error" },
+}
 
 local function finding(list, rule, message, tier, loc, figures)
   list[#list + 1] = { rule = rule, severity = RULE_INFO[rule].severity, message = message,
@@ -511,103 +529,3 @@ PL = {
   INF = INF, finding = finding, resolve_tier = resolve_tier,
   resolve_workload = resolve_workload,
 }
-
--- ---- lint: the same analysis per document kind ------------------------------------------
-
--- Problems and findings of one linted document, by kind: lib/lint.lua,
--- compiled by the first rule that runs.
-local function lint_analysis(...) return require("lint").lint_analysis(...) end
-
-local KINDS = { "placement-request", "tier-ladder", "workload-library", "fleet-pair",
-                "placement-model-calls" }
-
-local function emit(ctx, f)
-  local loc = f.loc
-  if not loc then
-    ctx:fail{ message = f.message, figures = f.figures }
-  elseif loc.ptr and not loc.at[loc.key] then
-    ctx:fail{ at = loc.ptr, message = f.message, figures = f.figures }
-  else
-    ctx:fail{ at = loc.at, key = loc.key, on = loc.on, message = f.message,
-              figures = f.figures }
-  end
-end
-
-engine.rule {
-  id       = "placement.resolve",
-  kind     = KINDS,
-  severity = "error",
-  stage    = "input",
-  summary  = "a placement document must resolve: known names, unique names, complete objects",
-  fix      = "name a library workload or default tier exactly, give every field an object "
-             .. "without base needs, keep names unique, call models within their domains",
-  check    = function(doc, ctx)
-    for _, p in ipairs(lint_analysis(doc, ctx.kind, ctx.file).problems) do
-      ctx:fail{ at = p.at, key = p.key, on = p.on, message = p.message }
-    end
-  end,
-}
-
--- The rules of 9.1 and 9.3, in evaluation order. Each emits the findings of
--- the shared analysis that carry its id.
-local RULES = {
-  { id = "placement.fabric", severity = "error", kind = "placement-request",
-    summary = "the declared tier must not be blocked by the fabric gate",
-    fix = "declare a tier whose fabric carries the workload's collective and GPU count" },
-  { id = "placement.power", severity = "error", kind = "placement-request",
-    summary = "the declared tier must not be blocked by the power gate",
-    fix = "declare a tier whose GPU envelope and AI power carry the workload" },
-  { id = "placement.latency", severity = "error", kind = "placement-request",
-    summary = "the declared tier must not be blocked by the latency gate",
-    fix = "declare a tier near enough to meet the SLA (R0: the 100 µs fronthaul budget)" },
-  { id = "placement.gravity", severity = "error", kind = "placement-request",
-    summary = "a sovereign workload must not be declared on an out-of-region tier",
-    fix = "declare an in-region tier for a sovereign workload" },
-  { id = "placement.costly", severity = "warning", kind = "placement-request",
-    summary = "the declared tier hauls the workload's local ingest beyond the metro edge",
-    fix = "move the workload within 20 km of its data, or accept the backhaul bill" },
-  { id = "placement.strict.empty-tier", severity = "error", kind = "placement-request",
-    summary = "the declared tier must not be the empty string",
-    fix = "declare the tier the workload runs on, or remove tier:" },
-  { id = "placement.strict.costly-placement", severity = "error", kind = "placement-request",
-    summary = "a costly tier must not be declared while some tier is viable",
-    fix = "declare the viable tier" },
-  { id = "placement.strict.unforced-edge", severity = "error", kind = "placement-request",
-    summary = "a tier more edgeward than the recommendation must be forced by a gate",
-    fix = "declare the recommended tier, or show the gate that forces the edge" },
-  { id = "placement.strict.tier-abbrev", severity = "warning", kind = "placement-request",
-    summary = "the declared tier should be written in full, not as a prefix or substring",
-    fix = "write the tier's full name" },
-  { id = "placement.strict.infeasible", severity = "error",
-    kind = { "placement-request", "workload-library" },
-    summary = "a workload must fit some tier of the ladder",
-    fix = "change the workload or the ladder so that some tier accepts it" },
-  { id = "placement.strict.residency-undeclared", severity = "error",
-    kind = { "placement-request", "tier-ladder" },
-    summary = "a custom ladder's top tier must state in_region",
-    fix = "write in_region: false (or true, deliberately) on the top tier" },
-  { id = "placement.strict.ladder-order", severity = "error",
-    kind = { "placement-request", "tier-ladder" },
-    summary = "a custom ladder must run edge first (km_to_user never decreasing)",
-    fix = "order the tiers from the edge to the centre" },
-  { id = "placement.strict.fleet-envelope", severity = "error", kind = "fleet-pair",
-    summary = "a fleet side's GPU must fit its tier's max_gpu_watts",
-    fix = "choose a GPU within the tier's envelope, or raise the envelope" },
-}
-
-RULE_INFO["placement.resolve"] = { severity = "error" }
-for _, spec in ipairs(RULES) do
-  RULE_INFO[spec.id] = { severity = spec.severity }
-  engine.rule {
-    id = spec.id, kind = spec.kind, severity = spec.severity, summary = spec.summary,
-    fix = spec.fix,
-    check = function(doc, ctx)
-      local a = ctx:once("placement", function()
-        return lint_analysis(doc, ctx.kind, ctx.file)
-      end)
-      for _, f in ipairs(a.findings) do
-        if f.rule == ctx.rule then emit(ctx, f) end
-      end
-    end,
-  }
-end

@@ -14,13 +14,11 @@ trap 'rm -rf "$dir"' EXIT
 . tests/bench/lib/timing.sh
 [ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory "$b/tests/bench/bare_parse" >/dev/null
 : > "$dir/empty.yaml"
-bare=$(median "$b/tests/bench/bare_parse" "$dir/empty.yaml")
 ep="$b/edge-placement"
 printf '%-44s %10s %10s %8s\n' case "ours us" "bare us" ratio
 for args in "evaluate -w ric-xapp-loop -t central" "evaluate -w video-vlm -t hub --format json" "matrix" "physics --rate 100 --km 40"; do
 	# shellcheck disable=SC2086
-	t=$(median "$ep" $args)
-	printf '%-44s %10s %10s %8s\n' "$args" "$t" "$bare" \
-		"$(ratio "$t" "$bare")"
+	set -- $(paired "$ep" $args ::: "$b/tests/bench/bare_parse" "$dir/empty.yaml")
+	printf '%-44s %10s %10s %8s\n' "$args" "$1" "$2" "$(ratio "$1" "$2")"
 done
-echo "(bare: a C process that parses an empty file with libyaml, measured here)"
+echo "(bare: a C process that parses an empty file with libyaml, run alternately with each case)"

@@ -19,3 +19,10 @@ median() {
 ratio() {
 	awk -v a="$1" -v b="$2" -v d="${3:-2}" 'BEGIN {printf "%.*f", d, a / b}'
 }
+
+# paired COMMAND... ::: BASELINE...: runs the two alternately ($runs each)
+# and prints "COMMAND_us BASELINE_us", both medians taken over the same
+# stretch of machine time (timeit.c says why that matters here).
+paired() {
+	"$timeit_bin" "$runs" "$@"
+}

@@ -24,17 +24,16 @@ policy: auto-spares-ckpt
 config: {spare_nodes: 8, ckpt_overlap_interval_h: 0.136}
 claims: {ettr: 0.87}
 PLAN
-bare=$(median "$b/tests/bench/bare_parse" "$dir/empty.yaml")
 ig="$b/infragate"
 printf '%-52s %10s %10s %8s\n' case "ours us" "bare us" ratio
 for args in "reliability simulate --policy auto-spares-ckpt" "reliability simulate" \
 	"reliability phase --format json" "reliability validate" \
 	"reliability lint $dir/plan.yaml"; do
 	# shellcheck disable=SC2086
-	t=$(median "$ig" $args)
-	printf '%-52s %10s %10s %8s\n' "$(echo "$args" | sed "s|$dir/||")" "$t" "$bare" \
-		"$(ratio "$t" "$bare")"
+	set -- $(paired "$ig" $args ::: "$b/tests/bench/bare_parse" "$dir/empty.yaml")
+	printf '%-52s %10s %10s %8s\n' "$(echo "$args" | sed "s|$dir/||")" "$1" "$2" \
+		"$(ratio "$1" "$2")"
 done
 t=$(median "$ig" reliability sweep --policy auto-spares-ckpt --vary nodes=2048 --seeds 1000)
 echo "one default auto-spares-ckpt simulation (1,000-seed sweep / 1,000): $(awk -v a="$t" 'BEGIN {printf "%.1f", a / 1000}') us"
-echo "(bare: a C process that parses an empty file with libyaml, measured here)"
+echo "(bare: a C process that parses an empty file with libyaml, run alternately with each case)"

@@ -144,46 +144,49 @@ static lua_CFunction table_converter(const char *name)
 	return NULL;
 }
 
-/* How many models share the group of models_all[i] ("cooling" of
- * "cooling.pue"), so that each group table is made at its final size. */
-static int group_size(size_t i)
+/* models.<group> on first use: the table of the group's models, each a
+ * closure over its descriptor, stored in the models table so the next
+ * lookup finds it. A pack reaches only the groups it names, so a run never
+ * builds closures for the other packs' models. An unknown group is nil. */
+static int l_models_group(lua_State *L)
 {
-	const char *dot = strchr(models_all[i]->name, '.');
-	size_t len = (size_t)(dot - models_all[i]->name), j;
-	int n = 0;
+	size_t len, i;
+	const char *group = lua_tolstring(L, 2, &len);
+	int made = 0;
 
-	for (j = 0; j < models_count; j++)
-		if (strncmp(models_all[j]->name, models_all[i]->name, len + 1) == 0)
-			n++;
-	return n;
-}
-
-int luaopen_infragate_models(lua_State *L)
-{
-	size_t i;
-
-	lua_createtable(L, 0, 16);
+	if (!group)
+		return 0;
 	for (i = 0; i < models_count; i++) {
 		const struct model *m = models_all[i];
-		const char *dot = strchr(m->name, '.');
 		lua_CFunction conv = NULL;
 
-		if (!dot)
+		if (strncmp(m->name, group, len) != 0 || m->name[len] != '.')
 			continue;
-		lua_pushlstring(L, m->name, (size_t)(dot - m->name));
-		if (lua_rawget(L, -2) != LUA_TTABLE) {
-			lua_pop(L, 1);
-			lua_createtable(L, 0, group_size(i));
-			lua_pushlstring(L, m->name, (size_t)(dot - m->name));
-			lua_pushvalue(L, -2);
-			lua_rawset(L, -4);
+		if (!made) {
+			lua_newtable(L);
+			made = 1;
 		}
 		if (m->table_input)
 			conv = table_converter(m->name);
 		lua_pushlightuserdata(L, (void *)(uintptr_t)m);
 		lua_pushcclosure(L, conv ? conv : l_model_call, 1);
-		lua_setfield(L, -2, dot + 1);
-		lua_pop(L, 1);
+		lua_setfield(L, -2, m->name + len + 1);
 	}
+	if (!made)
+		return 0;
+	lua_pushvalue(L, 2);
+	lua_pushvalue(L, -2);
+	lua_rawset(L, 1);
 	return 1;
+}
+
+void sb_push_models(lua_State *L)
+{
+	lua_newtable(L);
+	lua_createtable(L, 0, 2);
+	lua_pushcfunction(L, l_models_group);
+	lua_setfield(L, -2, "__index");
+	lua_pushboolean(L, 0);
+	lua_setfield(L, -2, "__metatable");
+	lua_setmetatable(L, -2);
 }

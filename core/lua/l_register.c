@@ -80,6 +80,42 @@ static const char *kind_text(enum fkind k)
 	return names[k];
 }
 
+/* Push "a, b or c" of a NULL-ended list, for a message. */
+static const char *push_choices(lua_State *L, const char *const *list)
+{
+	luaL_Buffer b;
+	size_t i;
+
+	luaL_buffinit(L, &b);
+	for (i = 0; list[i]; i++) {
+		if (i > 0)
+			luaL_addstring(&b, list[i + 1] ? ", " : " or ");
+		luaL_addstring(&b, list[i]);
+	}
+	luaL_pushresult(&b);
+	return lua_tostring(L, -1);
+}
+
+/* Raise: 'k' is no field of fs, naming the nearest one when it is close. */
+static void unknown_field(lua_State *L, const char *what, const char *k,
+			  const struct field *fs)
+{
+	const struct field *f, *best = NULL;
+	size_t bd = 3;
+
+	for (f = fs; f->name; f++) {
+		size_t d = name_distance(k, f->name);
+
+		if (d < bd) {
+			bd = d;
+			best = f;
+		}
+	}
+	if (best)
+		luaL_error(L, "%s: unknown field '%s' (did you mean '%s'?)", what, k, best->name);
+	luaL_error(L, "%s: unknown field '%s'", what, k);
+}
+
 /* Check the table argument 1 of 'what' against 'fs'; raises with the
  * caller's position. */
 static void check_fields(lua_State *L, const char *what, const struct field *fs)
@@ -95,23 +131,8 @@ static void check_fields(lua_State *L, const char *what, const struct field *fs)
 			luaL_error(L, "%s: fields must be named (a table of name = value)", what);
 		k = lua_tostring(L, -2);
 		f = field_find(fs, k);
-		if (!f) {
-			const struct field *best = NULL;
-			size_t bd = 3;
-
-			for (f = fs; f->name; f++) {
-				size_t d = name_distance(k, f->name);
-
-				if (d < bd) {
-					bd = d;
-					best = f;
-				}
-			}
-			if (best)
-				luaL_error(L, "%s: unknown field '%s' (did you mean '%s'?)",
-					   what, k, best->name);
-			luaL_error(L, "%s: unknown field '%s'", what, k);
-		}
+		if (!f)
+			unknown_field(L, what, k, fs);
 		if (!field_type_ok(L, lua_gettop(L), f))
 			luaL_error(L, "%s: field '%s' must be %s, not %s", what, k,
 				   kind_text(f->kind), luaL_typename(L, -1));
@@ -125,7 +146,7 @@ static void check_fields(lua_State *L, const char *what, const struct field *fs)
 					ok = 1;
 			if (!ok)
 				luaL_error(L, "%s: field '%s' is '%s'; expected %s", what,
-					   k, v, f->choices[0]);
+					   k, v, push_choices(L, f->choices));
 		}
 		lua_pop(L, 1);
 	}
@@ -789,116 +810,148 @@ static char *default_text(lua_State *L, int idx)
 	}
 }
 
-/* Convert one option table (at the top) into 'o'. */
+/* The fields of option_fields, in its order. */
+enum option_field {
+	OF_SHORT, OF_TYPE, OF_REQUIRED, OF_DEFAULT, OF_CHOICES, OF_MIN, OF_MAX,
+	OF_MIN_EXCLUSIVE, OF_MAX_EXCLUSIVE, OF_FINITE, OF_REPEAT, OF_GROUP, OF_ABBREV,
+	OF_METAVAR, OF_HELP, OF_HIDDEN, OF_EXPANDS_TO
+};
+
+_Static_assert(sizeof option_fields / sizeof option_fields[0] == OF_EXPANDS_TO + 2,
+	       "enum option_field follows option_fields");
+
+/* A number-valued option field (min, max, ...): raises on any other type. */
+static double option_number(lua_State *L, const char *opt, const char *k)
+{
+	if (lua_type(L, -1) != LUA_TNUMBER)
+		luaL_error(L, "prog:verb: option %s: field '%s' must be a number, not %s", opt,
+			   k, luaL_typename(L, -1));
+	return lua_tonumber(L, -1);
+}
+
+/* The choices list at the top into o->choices, which owns each string as
+ * it is copied (so a raise part way frees what was made). */
+static void option_choices(lua_State *L, struct ap_option *o)
+{
+	lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
+	char **c = calloc((size_t)n + 1, sizeof *c);
+
+	if (!c)
+		luaL_error(L, "out of memory");
+	o->choices = (const char *const *)c;
+	for (i = 1; i <= n; i++) {
+		if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
+			luaL_error(L, "option '%s': choices must be strings", o->name);
+		c[i - 1] = xstrdup(L, lua_tostring(L, -1));
+		lua_pop(L, 1);
+	}
+}
+
+/* The index of s in the NULL-ended list, or -1. */
+static int choice_index(const char *const *list, const char *s)
+{
+	int i;
+
+	for (i = 0; list[i]; i++)
+		if (strcmp(list[i], s) == 0)
+			return i;
+	return -1;
+}
+
+/* Set the field at the top (key below it) of option 'o'; f is its entry in
+ * option_fields, its type already checked. */
+static void set_option_field(lua_State *L, struct ap_option *o, const struct field *f)
+{
+	static const enum ap_type types[] = { AP_FLAG,	AP_STRING, AP_CHOICE, AP_FLOAT,
+					      AP_INT,	AP_BIGINT, AP_PATH };
+	const char *v = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : NULL;
+
+	switch ((enum option_field)(f - option_fields)) {
+	case OF_SHORT: o->short_name = xstrdup(L, v); break;
+	case OF_TYPE: o->type = types[choice_index(opt_types, v)]; break;
+	case OF_REQUIRED: o->required = lua_toboolean(L, -1); break;
+	case OF_DEFAULT: o->dflt = default_text(L, -1); break;
+	case OF_CHOICES: option_choices(L, o); break;
+	case OF_MIN: o->has_min = 1; o->min = option_number(L, o->name, f->name); break;
+	case OF_MAX: o->has_max = 1; o->max = option_number(L, o->name, f->name); break;
+	case OF_MIN_EXCLUSIVE:
+		o->has_min = o->min_exclusive = 1;
+		o->min = option_number(L, o->name, f->name);
+		break;
+	case OF_MAX_EXCLUSIVE:
+		o->has_max = o->max_exclusive = 1;
+		o->max = option_number(L, o->name, f->name);
+		break;
+	case OF_FINITE: o->finite = lua_toboolean(L, -1); break;
+	case OF_REPEAT: o->repeat_append = strcmp(v, "append") == 0; break;
+	case OF_GROUP:
+		o->group = strcmp(v, "added") == 0 ? AP_GROUP_ADDED : AP_GROUP_REFERENCE;
+		break;
+	case OF_ABBREV: o->abbrev = lua_toboolean(L, -1) ? AP_ABBREV_YES : AP_ABBREV_NO; break;
+	case OF_METAVAR: o->metavar = xstrdup(L, v); break;
+	case OF_HELP: o->help = xstrdup(L, v); break;
+	case OF_HIDDEN: o->hidden = lua_toboolean(L, -1); break;
+	case OF_EXPANDS_TO: {
+		/* "--set seed=": the target's name, then the prefix; the target
+		 * is found once the verb's options are all read
+		 * (link_shorthands). */
+		const char *sp = strchr(v, ' ');
+
+		if (!sp || sp == v || !sp[1])
+			luaL_error(L, "prog:verb: option %s: expands_to is \"--target prefix\"",
+				   o->name);
+		o->expand_prefix = xstrdup(L, v);
+		break;
+	}
+	}
+}
+
+/* Convert one option table (at the top) into 'o', in one pass over its
+ * fields: item 1 is the long name, every other key a field of
+ * option_fields of the right type. */
 static void convert_option(lua_State *L, struct ap_option *o, int before)
 {
 	int t = lua_gettop(L);
-	const char *ty;
-	double v;
+	char what[128];
 
-	/* check_fields works on index 1: check a copy there. */
-	lua_pushvalue(L, t);
-	lua_replace(L, 1);
-	lua_pushnil(L);
-	while (lua_next(L, t)) {
-		if (lua_type(L, -2) == LUA_TNUMBER && lua_tointeger(L, -2) == 1) {
-			lua_pop(L, 1);
-			continue;
-		}
-		if (lua_type(L, -2) != LUA_TSTRING ||
-		    !field_find(option_fields, lua_tostring(L, -2)))
-			luaL_error(L, "prog:verb: option field '%s' is unknown",
-				   lua_type(L, -2) == LUA_TSTRING ? lua_tostring(L, -2) : "?");
-		lua_pop(L, 1);
-	}
 	if (lua_rawgeti(L, t, 1) != LUA_TSTRING || strncmp(lua_tostring(L, -1), "--", 2) != 0)
 		luaL_error(L, "prog:verb: an option's first item is its long name, \"--name\"");
 	o->name = xstrdup(L, lua_tostring(L, -1));
 	lua_pop(L, 1);
+	snprintf(what, sizeof what, "prog:verb: option %.100s", o->name);
 	o->finite = 1;
 	o->type = AP_STRING;
-	if (lua_getfield(L, t, "type") == LUA_TSTRING) {
-		ty = lua_tostring(L, -1);
-		o->type = luaL_checkoption(L, -1, NULL, opt_types) == 0 ? AP_FLAG
-			: strcmp(ty, "string") == 0 ? AP_STRING
-			: strcmp(ty, "choice") == 0 ? AP_CHOICE
-			: strcmp(ty, "float") == 0 ? AP_FLOAT
-			: strcmp(ty, "int") == 0 ? AP_INT
-			: strcmp(ty, "bigint") == 0 ? AP_BIGINT : AP_PATH;
-	}
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "short") == LUA_TSTRING)
-		o->short_name = xstrdup(L, lua_tostring(L, -1));
-	lua_pop(L, 1);
-	o->required = field_bool(L, t, "required", 0);
-	lua_getfield(L, t, "default");
-	o->dflt = default_text(L, -1);
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "choices") == LUA_TTABLE) {
-		lua_Integer i, n = (lua_Integer)lua_rawlen(L, -1);
-		char **c = calloc((size_t)n + 1, sizeof *c);
+	o->before_verb = before;
+	lua_pushnil(L);
+	while (lua_next(L, t)) {
+		const struct field *f;
+		const char *k, *v;
 
-		if (!c)
-			luaL_error(L, "out of memory");
-		o->choices = (const char *const *)c;
-		for (i = 1; i <= n; i++) {
-			if (lua_rawgeti(L, -1, i) != LUA_TSTRING)
-				luaL_error(L, "option '%s': choices must be strings", o->name);
-			c[i - 1] = xstrdup(L, lua_tostring(L, -1));
+		if (lua_type(L, -2) == LUA_TNUMBER && lua_tointeger(L, -2) == 1) {
 			lua_pop(L, 1);
+			continue;
 		}
+		if (lua_type(L, -2) != LUA_TSTRING)
+			luaL_error(L, "prog:verb: option %s: fields after the name must be named",
+				   o->name);
+		k = lua_tostring(L, -2);
+		f = field_find(option_fields, k);
+		if (!f)
+			unknown_field(L, what, k, option_fields);
+		if (!field_type_ok(L, lua_gettop(L), f))
+			luaL_error(L, "%s: field '%s' must be %s, not %s", what, k,
+				   kind_text(f->kind), luaL_typename(L, -1));
+		/* Only string fields have choices: lua_tostring converts no
+		 * number in place here. */
+		v = f->choices ? lua_tostring(L, -1) : NULL;
+		if (v && choice_index(f->choices, v) < 0)
+			luaL_error(L, "%s: field '%s' is '%s'; expected %s", what, k, v,
+				   push_choices(L, f->choices));
+		set_option_field(L, o, f);
+		lua_pop(L, 1);
 	}
-	lua_pop(L, 1);
 	if (o->type == AP_CHOICE && !o->choices)
 		luaL_error(L, "option '%s' of type choice needs choices", o->name);
-	if (num_field(L, t, "min", &v)) {
-		o->has_min = 1;
-		o->min = v;
-	}
-	if (num_field(L, t, "max", &v)) {
-		o->has_max = 1;
-		o->max = v;
-	}
-	if (num_field(L, t, "min_exclusive", &v)) {
-		o->has_min = 1;
-		o->min_exclusive = 1;
-		o->min = v;
-	}
-	if (num_field(L, t, "max_exclusive", &v)) {
-		o->has_max = 1;
-		o->max_exclusive = 1;
-		o->max = v;
-	}
-	o->finite = field_bool(L, t, "finite", 1);
-	if (lua_getfield(L, t, "repeat") == LUA_TSTRING)
-		o->repeat_append = strcmp(lua_tostring(L, -1), "append") == 0;
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "group") == LUA_TSTRING)
-		o->group = strcmp(lua_tostring(L, -1), "added") == 0 ? AP_GROUP_ADDED
-								     : AP_GROUP_REFERENCE;
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "abbrev") == LUA_TBOOLEAN)
-		o->abbrev = lua_toboolean(L, -1) ? AP_ABBREV_YES : AP_ABBREV_NO;
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "metavar") == LUA_TSTRING)
-		o->metavar = xstrdup(L, lua_tostring(L, -1));
-	lua_pop(L, 1);
-	if (lua_getfield(L, t, "help") == LUA_TSTRING)
-		o->help = xstrdup(L, lua_tostring(L, -1));
-	lua_pop(L, 1);
-	o->hidden = field_bool(L, t, "hidden", 0);
-	o->before_verb = before;
-	/* "--set seed=": the target's name, then the prefix; the target is
-	 * found once the verb's options are all read (link_shorthands). */
-	if (lua_getfield(L, t, "expands_to") == LUA_TSTRING) {
-		const char *e = lua_tostring(L, -1), *sp = strchr(e, ' ');
-
-		if (!sp || sp == e || !sp[1])
-			luaL_error(L, "prog:verb: option %s: expands_to is \"--target prefix\"",
-				   o->name);
-		o->expand_prefix = xstrdup(L, e);
-	}
-	lua_pop(L, 1);
 }
 
 /* Resolve each shorthand's target (expands_to "--set seed=") among the

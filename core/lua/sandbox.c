@@ -488,7 +488,8 @@ static void sb_copy_table(lua_State *L, int idx, const char *const *denied)
 
 /* Build the master tables once per state, in the registry under
  * "infragate.master": the stock libraries minus what is denied, the
- * engine, models and re tables. */
+ * engine and re tables (each pack's models table is its own,
+ * sb_make_env). */
 static int sb_build_master(lua_State *L)
 {
 	struct sandbox *sb = sb_of(L);
@@ -555,8 +556,6 @@ static int sb_build_master(lua_State *L)
 #include "core/lua/services.def"
 #undef SERVICE
 	lua_setfield(L, master, "engine");
-	luaL_requiref(L, "models", luaopen_infragate_models, 0);
-	lua_setfield(L, master, "models");
 	luaL_requiref(L, "re", luaopen_infragate_re, 0);
 	lua_setfield(L, master, "re");
 	sb_open_ctx(L);
@@ -705,21 +704,10 @@ int sb_make_env(struct sandbox *sb, struct sb_pack *p)
 		lua_setfield(L, base, copied[i]);
 		lua_pop(L, 1);
 	}
-	/* models: copy every group table too. */
-	lua_getfield(L, master, "models");
-	sb_copy_table(L, -1, NULL);
-	lua_pushnil(L);
-	while (lua_next(L, -2)) {
-		if (lua_type(L, -1) == LUA_TTABLE) {
-			sb_copy_table(L, -1, NULL);
-			lua_pushvalue(L, -3);
-			lua_insert(L, -2);
-			lua_rawset(L, -5);
-		}
-		lua_pop(L, 1);
-	}
+	/* models: the pack's own, so no pack can change another's, its
+	 * groups made when first named (l_models.c). */
+	sb_push_models(L);
 	lua_setfield(L, base, "models");
-	lua_pop(L, 1);
 	lua_pushlightuserdata(L, p);
 	lua_pushcclosure(L, sb_require, 1);
 	lua_setfield(L, base, "require");

@@ -406,6 +406,8 @@ void sb_command_reset(struct sandbox *sb);
 /* ---- l_re.c, l_models.c ---- */
 
 int luaopen_infragate_re(lua_State *L);
-int luaopen_infragate_models(lua_State *L);
+/* Push a pack's own models table: empty, its groups (models.<group>) made
+ * on first lookup from core/models/models.def. */
+void sb_push_models(lua_State *L);
 
 #endif

@@ -3,9 +3,10 @@
 -- training jobs. This file holds what the rules, the verbs (commands.lua)
 -- and the registry (validation.lua) share: the config fields of 3.1 with
 -- their defaults and constraints, the derived quantities of 5.7 and 5.8,
--- the strict checks of 7.3 and what the rules of section 7 share with the
--- verbs; the rules themselves are rules.lua, compiled only by a run that
--- reads rules (a lint, not `reliability simulate`). The arithmetic of the simulation is in
+-- the strict checks of 7.3 and the cross-field checks the rules of section 7
+-- share with the verbs; the rules themselves, and what only they use, are
+-- rules.lua, compiled only by a run that reads rules (a lint, not
+-- `reliability simulate`). The arithmetic of the simulation is in
 -- C (core/models/reliability*.c), reached as models.reliability.*.
 local py = require "py"
 
@@ -256,28 +257,6 @@ function REL.strict_problems(configs, policies, which, unused_policies)
   return out
 end
 
--- ---- rules over training-recovery-plan (section 7) --------------------------------------
-
--- Where a finding on config field `key` points: the field, else the
--- nearest present ancestor (7.1).
-local function config_site(doc, key)
-  if engine.has(doc, "config") and engine.type(doc.config) == "map" then
-    if engine.has(doc.config, key) then return doc.config, key end
-    return doc, "config"
-  end
-  return nil, nil
-end
-
-local function fail_at(ctx, doc, key, message, figures, warn)
-  local at, k = config_site(doc, key)
-  local spec = { at = at, key = k, message = message, figures = figures }
-  if warn then ctx:warn(spec) else ctx:fail(spec) end
-end
-
-local function plan_config(doc)
-  return REL.resolve(engine.has(doc, "config") and doc.config or nil)
-end
-
 -- Cross-field constraints of 3.1 and the limit of 5.10 over a resolved
 -- config: a list of {key, message, limit}. Shared with the verbs.
 function REL.cross_problems(c)
@@ -298,7 +277,3 @@ function REL.cross_problems(c)
   end
   return out
 end
-
--- What lib/checks.lua reads from this file.
-REL.fail_at = fail_at
-REL.plan_config = plan_config

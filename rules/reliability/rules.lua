@@ -6,7 +6,30 @@
 -- reads what it defines; the checks are lib/checks.lua, through REL.
 
 local KIND = "training-recovery-plan"
-local fail_at, plan_config = REL.fail_at, REL.plan_config
+
+-- Where a finding on config field `key` points: the field, else the
+-- nearest present ancestor (7.1).
+local function config_site(doc, key)
+  if engine.has(doc, "config") and engine.type(doc.config) == "map" then
+    if engine.has(doc.config, key) then return doc.config, key end
+    return doc, "config"
+  end
+  return nil, nil
+end
+
+local function fail_at(ctx, doc, key, message, figures, warn)
+  local at, k = config_site(doc, key)
+  local spec = { at = at, key = k, message = message, figures = figures }
+  if warn then ctx:warn(spec) else ctx:fail(spec) end
+end
+
+local function plan_config(doc)
+  return REL.resolve(engine.has(doc, "config") and doc.config or nil)
+end
+
+-- What lib/checks.lua reads from this file.
+REL.fail_at = fail_at
+REL.plan_config = plan_config
 
 -- The rules' checks are lib/checks.lua, compiled on the first document a rule
 -- checks: a run that lints nothing never compiles them.

@@ -45,6 +45,20 @@ ifneq ($(SANITIZE),)
 ALL_CFLAGS  += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
 ALL_LDFLAGS += -fsanitize=$(SANITIZE)
 endif
+# STATIC_EXE=1 (the default beside STATIC_DEPS=1) links the program itself
+# as a static PIE, the C library too: with no dynamic loader to run, a
+# one-verb run starts about 0.3 ms sooner, a seventh of `reliability
+# simulate` (tests/bench), and the binary keeps its address randomisation
+# (a plain -static would save 0.1 ms more without it). Never under a
+# sanitizer (its runtime is dynamic) nor for valgrind (check-valgrind
+# builds its own dynamic copy: memcheck cannot see malloc in a static
+# program). Unit tests link dynamically either way.
+STATIC_EXE ?= $(if $(SANITIZE),0,$(STATIC_DEPS))
+ifeq ($(STATIC_EXE),1)
+BIN_LIBS = -static-pie $(shell $(PKG_CONFIG) --libs $(DEP_PKGS) 2>/dev/null) -lm -lpthread -ldl
+else
+BIN_LIBS = $(DEP_LIBS)
+endif
 comma := ,
 B := build$(if $(SANITIZE),-$(subst $(comma),-,$(SANITIZE)))
 
@@ -78,7 +92,7 @@ $(LIB): $(LIB_OBJ)
 	ar rcs $@ $^
 
 $(BIN): $(MAIN_OBJ) $(LIB)
-	$(CC) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(DEP_LIBS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $(MAIN_OBJ) $(LIB) $(BIN_LIBS)
 
 $(PROGRAM_LINKS:%=$(B)/%): $(BIN)
 	@ln -sf infragate $@
@@ -153,11 +167,14 @@ check-asan:
 VGLOG = $(CURDIR)/build/vglogs
 VALGRIND = valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite \
            --trace-children=yes --log-file=$(VGLOG)/vg.%p.log
+VG_B = build-dynamic
 check-valgrind: all $(UNIT_BIN) $(REPLAY)
+	@$(MAKE) --no-print-directory B=$(VG_B) STATIC_EXE=0 $(VG_B)/infragate \
+	  $(PROGRAM_LINKS:%=$(VG_B)/%)
 	rm -rf $(VGLOG) && mkdir -p $(VGLOG)
 	VALGRIND="$(VALGRIND)" sh tests/run-unit.sh $(UNIT_BIN)
 	$(VALGRIND) $(REPLAY) tests/fuzz/corpus fixtures/yaml
-	/usr/bin/python3 tests/cli/runcases.py --wrap "$(VALGRIND)" --timeout-factor 20 --bin $(B) tests/cli/cases
+	/usr/bin/python3 tests/cli/runcases.py --wrap "$(VALGRIND)" --timeout-factor 20 --bin $(VG_B) tests/cli/cases
 	@if grep -l 'ERROR SUMMARY: [1-9]' $(VGLOG)/*.log 2>/dev/null; then exit 1; fi
 	@echo "check-valgrind: no valgrind errors"
 

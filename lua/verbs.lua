@@ -1,10 +1,10 @@
--- luacheck: read globals math.tointeger
 -- verbs.lua: what the verbs of the `infragate PACK VERB` programs share
 -- (spec/core.md 2.6, 5.9): the nine-key error entry and the exit-2 error
 -- output, input failures raised deep inside a verb and turned into that
--- output at its edge, Python float()/int() parsing of option text, and
--- option-list builders. One copy, so the error document and the number
--- parsing cannot drift apart between packs. Loaded like py.lua:
+-- output at its edge, and option-list builders; document reading and
+-- Python float()/int() parsing of option text through lua/verbs_input.lua.
+-- One copy, so the error document and the number parsing cannot drift
+-- apart between packs. Loaded like py.lua:
 -- `local verbs = require "verbs"`, into the calling pack's environment.
 local verbs = {}
 
@@ -82,69 +82,16 @@ function verbs.guard(fail)
   end
 end
 
--- An input document of 'kind', with every schema problem raised at once
--- as the verb's input errors.
-function verbs.load_checked(path, kind)
-  local doc, findings = engine.load(path, { kind = kind, collect = true })
-  if findings and #findings > 0 then
-    local errors = {}
-    for _, f in ipairs(findings) do
-      errors[#errors + 1] = { rule = f.rule, message = f.message, file = f.file or path,
-                              line = f.line, column = f.column, path = f.path }
-    end
-    verbs.raise(errors)
-  end
-  return doc
+-- Reading a verb's input documents and Python's int()/float() over option
+-- text are lua/verbs_input.lua, compiled on the first call of one of them:
+-- a run at its defaults needs neither.
+local function input(name)
+  return function(...) return require("verbs_input")[name](...) end
 end
-
--- The top-level fields of a --config document of 'kind' into values[k],
--- and where each came from, {file, line, column}, into origin[k]; `kind`
--- itself is not a field.
-function verbs.config_document(path, kind, values, origin)
-  local doc = verbs.load_checked(path, kind)
-  if engine.type(doc) == "map" then
-    for k, v in pairs(doc) do
-      if k ~= "kind" then
-        values[k] = v
-        local w = engine.where(doc, k)
-        origin[k] = { file = path, line = w.line, column = w.column }
-      end
-    end
-  end
-end
-
--- ---- Python int()/float() over option text ---------------------------------------------------
-
--- Python int() over ASCII, base 10; nil when not such text or beyond 64 bits.
-function verbs.pyint(text)
-  local s = text:match("^%s*(.-)%s*$")
-  if not s:match("^[+-]?%d[%d_]*$") or s:find("__", 1, true) or s:match("_$") then
-    return nil
-  end
-  return math.tointeger(tonumber((s:gsub("_", ""))))
-end
-
--- Python float() over ASCII: sign, digits with single '_' between digits,
--- fraction, exponent; nil when not such text (inf and nan parse, then are
--- refused by the caller's finiteness check).
-function verbs.pyfloat(text)
-  local s = text:match("^%s*(.-)%s*$")
-  local low = s:lower()
-  if low:match("^[+-]?inf$") or low:match("^[+-]?infinity$") then
-    return low:sub(1, 1) == "-" and -math.huge or math.huge
-  end
-  if low:match("^[+-]?nan$") then return 0 / 0 end
-  if s:find("__", 1, true) or s:find("_%D") or s:find("%D_") or s:match("^_") or
-     s:match("_$") then
-    return nil
-  end
-  s = s:gsub("_", "")
-  if not (s:match("^[+-]?%d+%.?%d*[eE][+-]?%d+$") or s:match("^[+-]?%.%d+[eE][+-]?%d+$") or
-          s:match("^[+-]?%d+%.?%d*$") or s:match("^[+-]?%.%d+$")) then
-    return nil
-  end
-  return tonumber(s) + 0.0
-end
+verbs.load_checked = input("load_checked")
+verbs.config_document = input("config_document")
+verbs.pyint = input("pyint")
+verbs.pyfloat = input("pyfloat")
 
 -- ---- options ----------------------------------------------------------------------------------
 

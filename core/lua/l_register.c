@@ -906,19 +906,24 @@ static void set_option_field(lua_State *L, struct ap_option *o, const struct fie
 	}
 }
 
+/* Push and return "prog:verb: option --name", the start of a message about
+ * option 'o' (made only when there is an error to report). */
+static const char *option_what(lua_State *L, const struct ap_option *o)
+{
+	return lua_pushfstring(L, "prog:verb: option %s", o->name);
+}
+
 /* Convert one option table (at the top) into 'o', in one pass over its
  * fields: item 1 is the long name, every other key a field of
  * option_fields of the right type. */
 static void convert_option(lua_State *L, struct ap_option *o, int before)
 {
 	int t = lua_gettop(L);
-	char what[128];
 
 	if (lua_rawgeti(L, t, 1) != LUA_TSTRING || strncmp(lua_tostring(L, -1), "--", 2) != 0)
 		luaL_error(L, "prog:verb: an option's first item is its long name, \"--name\"");
 	o->name = xstrdup(L, lua_tostring(L, -1));
 	lua_pop(L, 1);
-	snprintf(what, sizeof what, "prog:verb: option %.100s", o->name);
 	o->finite = 1;
 	o->type = AP_STRING;
 	o->before_verb = before;
@@ -937,16 +942,22 @@ static void convert_option(lua_State *L, struct ap_option *o, int before)
 		k = lua_tostring(L, -2);
 		f = field_find(option_fields, k);
 		if (!f)
-			unknown_field(L, what, k, option_fields);
-		if (!field_type_ok(L, lua_gettop(L), f))
-			luaL_error(L, "%s: field '%s' must be %s, not %s", what, k,
-				   kind_text(f->kind), luaL_typename(L, -1));
+			unknown_field(L, option_what(L, o), k, option_fields);
+		if (!field_type_ok(L, lua_gettop(L), f)) {
+			const char *tn = luaL_typename(L, -1);
+
+			luaL_error(L, "%s: field '%s' must be %s, not %s", option_what(L, o), k,
+				   kind_text(f->kind), tn);
+		}
 		/* Only string fields have choices: lua_tostring converts no
 		 * number in place here. */
 		v = f->choices ? lua_tostring(L, -1) : NULL;
-		if (v && choice_index(f->choices, v) < 0)
+		if (v && choice_index(f->choices, v) < 0) {
+			const char *what = option_what(L, o);
+
 			luaL_error(L, "%s: field '%s' is '%s'; expected %s", what, k, v,
 				   push_choices(L, f->choices));
+		}
 		set_option_field(L, o, f);
 		lua_pop(L, 1);
 	}

@@ -4,6 +4,7 @@
 -- once (v:once). Mutations change the pack globals below, a preset, a
 -- Lua-side default, or VARIANT, which every model call passes to C; no
 -- document, option or rule can reach any of them.
+local studies = require "studies"
 local float = SCHED.float
 
 -- The policies the policy points run as "intent" and "tiered", point 5's
@@ -62,11 +63,11 @@ local function band_wait(run, band)
 end
 
 engine.figure { id = "meta-most-jobs-small", compute = function()
-  return SCHED.workload_figures(nil).small
+  return studies.workload_figures(nil).small
 end }
 
 engine.figure { id = "meta-most-gpu-time-large", compute = function()
-  return SCHED.workload_figures(nil).large
+  return studies.workload_figures(nil).large
 end }
 
 engine.figure { id = "rsc1-failure-rate-constant", compute = function()
@@ -148,7 +149,7 @@ engine.figure { id = "preset-meta-ettr-productivity-layer", compute = function()
 end }
 
 engine.figure { id = "expected-work-uses-capped-mean", compute = function()
-  return SCHED.workload_figures(nil).expected
+  return studies.workload_figures(nil).expected
 end }
 
 engine.figure { id = "preset-alibaba-before-allocation-layer", compute = function()
@@ -168,7 +169,7 @@ end }
 engine.figure { id = "tracking-and-elasticity-each-help", compute = function(v)
   local seeds = {}
   for i = 0, v.settings.sensitivity_seeds - 1 do seeds[#seeds + 1] = i end
-  local summaries = SCHED.factorial(v.settings.sensitivity_days, seeds, false)
+  local summaries = studies.factorial(v.settings.sensitivity_days, seeds, false)
   local count = 0
   for _, s in ipairs(summaries) do
     local c = s.cells

@@ -1,6 +1,5 @@
 -- What infragate scheduling's declarations (commands.lua) and its verbs' code both
 -- use: option lists, defaults and their helpers.
-local py = require "py"
 local verbs = require "verbs"
 
 local float, money = SCHED.float, SCHED.money
@@ -210,67 +209,10 @@ local stranded_options = {
   CONFIG_OPT,
 }
 
-local SIZES = { 1, 2, 4, 8, 16, 32, 64, 128, 256, 512 }
-
-local MEDIANS = { 2, 2, 2, 6, 6, 6, 16, 16, 36, 36 }
-
 local function metrics_json(m)
   local o = engine.object()
   for _, k in ipairs(SCHED.METRICS) do o[k] = m[k] end
   return o
-end
-
-local LOADS, POWERS = { 0.7, 0.95, 1.2 }, { 0.6, 0.75, 1.0 }
-
-local CELLS = { { false, false, "00" }, { true, false, "10" }, { false, true, "01" },
-                { true, true, "11" } }
-
-local MODEL_ID = "scheduling-sim/1"
-
-local ASSUMPTIONS = {
-  "the workload is synthetic and time moves in five-minute steps; placement is abstract "
-  .. "and the cluster has one tenant",
-  "training progress is linear in the GPUs a job holds, less one step of overhead after "
-  .. "each start, restart or resize",
-  "inference is an aggregate demand curve, not request latency or token goodput",
-  "a graceful preemption keeps its work and is charged no checkpoint write",
-  "network and reliability penalties are not composed into this ledger",
-}
-
-local CAL_KEYS = { "workload_id", "hardware_id", "model_id", "protocol_id", "unit",
-                   "units_per_productive_gpu_h", "evidence_kind", "source", "assumptions" }
-
-local function close(a, b)
-  return math.abs(a - b) <= math.max(1e-9 * math.max(math.abs(a), math.abs(b)), 1e-6)
-end
-
-local function digest(v)
-  return (models.scheduling.canonical_digest(v))
-end
-
--- A bucket within -1e-6 of 0 reads 0.0; further below is an internal error.
-local function bucket(x, name)
-  if x < -1e-6 then
-    error(("ledger bucket %s is negative (%s GPU-h): the accounting broke")
-          :format(name, py.repr(x)))
-  end
-  if x < 0 then return 0.0 end
-  return x
-end
-
--- A projection must be finite (5.9.2): a rate near the largest double times
--- the credited GPU-hours can overflow, which refuses the rate.
-local function projection(credited, cal, key, file)
-  local units = credited * float(cal.units_per_productive_gpu_h)
-  if units ~= units or units == math.huge then
-    local w = engine.where(cal, "units_per_productive_gpu_h")
-    input_error({ { file = file, line = w.line, column = w.column,
-                    path = ("/workloads/%s/units_per_productive_gpu_h"):format(key),
-                    message = ("units_per_productive_gpu_h %s times %s productive GPU-h is not a "
-                               .. "finite projection"):format(py.repr(
-                               float(cal.units_per_productive_gpu_h)), py.repr(credited)) } })
-  end
-  return units
 end
 
 return {
@@ -298,20 +240,8 @@ return {
   limit_check = limit_check,
   resolve_config = resolve_config,
   config_json = config_json,
+  metrics_json = metrics_json,
   STRANDED_FLAGS = STRANDED_FLAGS,
   PRESET_NAMES = PRESET_NAMES,
   stranded_options = stranded_options,
-  SIZES = SIZES,
-  MEDIANS = MEDIANS,
-  metrics_json = metrics_json,
-  LOADS = LOADS,
-  POWERS = POWERS,
-  CELLS = CELLS,
-  MODEL_ID = MODEL_ID,
-  ASSUMPTIONS = ASSUMPTIONS,
-  CAL_KEYS = CAL_KEYS,
-  close = close,
-  digest = digest,
-  bucket = bucket,
-  projection = projection,
 }

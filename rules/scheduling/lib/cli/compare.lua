@@ -4,12 +4,13 @@
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
+local studies = require "studies"
 
 local CONFIG = cli_base.CONFIG
 local input_error = cli_base.input_error
 local load_doc = cli_base.load_doc
-local close = cli_base.close
-local digest = cli_base.digest
+local close = studies.close
+local digest = studies.digest
 local guarded = cli_shared.guarded
 local scenario_inputs = cli_shared.scenario_inputs
 
@@ -89,7 +90,7 @@ local function compare_operand(file)
     local doc = file == "-" and engine.view("capacity-replay", engine.plain(probe))
                 or load_doc(file, "capacity-replay")
     local cfg, policy, workloads = scenario_inputs(doc, file, nil)
-    local rep = SCHED.replay_report(cfg, policy, workloads, file)
+    local rep = studies.replay_report(cfg, policy, workloads, file)
     return rep, true
   end
   local doc = file == "-" and engine.view("capacity-report", engine.plain(probe))

@@ -3,6 +3,7 @@
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
+local studies = require "studies"
 
 local load_doc = cli_base.load_doc
 local guarded = cli_shared.guarded
@@ -63,7 +64,7 @@ return guarded("replay", function(args, out)
   local file = args.operands[1]
   local doc = load_doc(file, "capacity-replay", false)
   local cfg, policy, workloads = scenario_inputs(doc, file, args.set)
-  local report = SCHED.replay_report(cfg, policy, workloads, file)
+  local report = studies.replay_report(cfg, policy, workloads, file)
   local findings = synthetic_findings(args, report, doc, file)
   if args.format == "json" then
     local o = engine.object("pack", "scheduling")

@@ -4,6 +4,7 @@
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
+local studies = require "studies"
 
 local array = cli_base.array
 local guarded = cli_shared.guarded
@@ -18,7 +19,7 @@ return guarded("sensitivity", function(args, out)
   local default = {}
   for i = 0, 11 do default[#default + 1] = i end
   local seeds = seeds_arg(args, default)
-  local summaries, runs, censored = SCHED.factorial(args.days, seeds, args.runs)
+  local summaries, runs, censored = studies.factorial(args.days, seeds, args.runs)
   local findings = {}
   if censored then
     findings[1] = strict_finding(args, CENSORED,

@@ -4,6 +4,7 @@
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
+local studies = require "studies"
 
 local limit_check = cli_base.limit_check
 local resolve_config = cli_base.resolve_config
@@ -13,7 +14,7 @@ local guarded = cli_shared.guarded
 return guarded("workload", function(args, out)
   local cfg = resolve_config(args)
   limit_check(cfg)
-  local f = SCHED.workload_figures(cfg)
+  local f = studies.workload_figures(cfg)
   if args.format == "json" then
     out:json(engine.object(
       "pack", "scheduling", "config", config_json(cfg),

@@ -197,6 +197,28 @@ static void push_child_path(lua_State *L, int view, const struct node *key,
 	lua_pushlstring(L, sbuf_cstr(b), b->len);
 }
 
+/* Push child node c of the view at 'view' (key: its map key, or NULL for
+ * list item 'index'): a scalar as its plain value, a list or map as a view
+ * whose path is the parent's plus the child's token. The path is built only
+ * for a container: most children a rule reads are scalars, which carry none. */
+static void push_child(lua_State *L, int view, const struct sb_view *v,
+		       const struct node *c, const struct node *key, size_t index)
+{
+	struct sb_view *cv;
+
+	if (c->type != NODE_LIST && c->type != NODE_MAP) {
+		sb_push_plain(L, c);
+		return;
+	}
+	view = lua_absindex(L, view);
+	cv = lua_newuserdatauv(L, sizeof *cv, 1);
+	cv->docid = v->docid;
+	cv->node = c;
+	push_child_path(L, view, key, index, key == NULL);
+	lua_setiuservalue(L, -2, 1);
+	luaL_setmetatable(L, SB_KEY_VIEW_MT);
+}
+
 /* Build a key node for a non-string Lua value; returns 0 when it cannot
  * be a key. */
 static int lua_key_node(lua_State *L, int idx, struct node *k)
@@ -281,17 +303,13 @@ static int l_view_index(lua_State *L)
 {
 	struct sb_view *v = view_arg(L, 1);
 	const struct node *n = v->node;
-	size_t plen;
-	const char *p;
 
 	if (n->type == NODE_LIST) {
 		size_t i = list_index(L, 2, n->v.list.n);
 
 		if (!i)
 			return 0;
-		push_child_path(L, 1, NULL, i - 1, 1);
-		p = lua_tolstring(L, -1, &plen);
-		sb_push_value(L, v->docid, n->v.list.items[i - 1], p, plen);
+		push_child(L, 1, v, n->v.list.items[i - 1], NULL, i - 1);
 		return 1;
 	}
 	if (n->type == NODE_MAP) {
@@ -299,9 +317,7 @@ static int l_view_index(lua_State *L)
 
 		if (!pr)
 			return 0;
-		push_child_path(L, 1, pr->key, 0, 0);
-		p = lua_tolstring(L, -1, &plen);
-		sb_push_value(L, v->docid, pr->value, p, plen);
+		push_child(L, 1, v, pr->value, pr->key, 0);
 		return 1;
 	}
 	return 0;
@@ -328,8 +344,6 @@ static int l_view_next(lua_State *L)
 	struct sb_view *v = view_arg(L, lua_upvalueindex(1));
 	const struct node *n = v->node;
 	lua_Integer pos = lua_tointeger(L, lua_upvalueindex(2));
-	size_t plen;
-	const char *p;
 
 	if (n->type == NODE_LIST) {
 		if ((size_t)pos >= n->v.list.n)
@@ -337,10 +351,7 @@ static int l_view_next(lua_State *L)
 		lua_pushinteger(L, pos + 1);
 		lua_replace(L, lua_upvalueindex(2));
 		lua_pushinteger(L, pos + 1);
-		push_child_path(L, lua_upvalueindex(1), NULL, (size_t)pos, 1);
-		p = lua_tolstring(L, -1, &plen);
-		sb_push_value(L, v->docid, n->v.list.items[pos], p, plen);
-		lua_remove(L, -2);
+		push_child(L, lua_upvalueindex(1), v, n->v.list.items[pos], NULL, (size_t)pos);
 		return 2;
 	}
 	if ((size_t)pos >= n->v.map.n)
@@ -348,10 +359,8 @@ static int l_view_next(lua_State *L)
 	lua_pushinteger(L, pos + 1);
 	lua_replace(L, lua_upvalueindex(2));
 	sb_push_plain(L, n->v.map.pairs[pos].key);
-	push_child_path(L, lua_upvalueindex(1), n->v.map.pairs[pos].key, 0, 0);
-	p = lua_tolstring(L, -1, &plen);
-	sb_push_value(L, v->docid, n->v.map.pairs[pos].value, p, plen);
-	lua_remove(L, -2);
+	push_child(L, lua_upvalueindex(1), v, n->v.map.pairs[pos].value, n->v.map.pairs[pos].key,
+		   0);
 	return 2;
 }
 

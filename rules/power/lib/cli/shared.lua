@@ -2,6 +2,7 @@
 -- needs it, never for a verb that does not.
 local py = require "py"
 local verbs = require "verbs"
+local yaml11 = require "yaml11"
 
 local fail = verbs.failer("power")
 
@@ -9,61 +10,8 @@ local raise, usage, guarded = verbs.raise, verbs.usage, verbs.guard(fail)
 
 local pyfloat = verbs.pyfloat
 
-local function sexagesimal(s)
-  local sign, rest = s:match("^([+-]?)(.*)$")
-  local v = 0
-  for part in rest:gmatch("[^:]+") do v = v * 60 + tonumber((part:gsub("_", ""))) end
-  return sign == "-" and -v or v
-end
-
--- The value YAML 1.1 (PyYAML's resolver) gives a plain scalar.
-local function yaml_scalar(s)
-  if s == "" or s == "~" or s == "null" or s == "Null" or s == "NULL" then
-    return engine.null
-  end
-  local bools = { yes = true, Yes = true, YES = true, no = false, No = false, NO = false,
-                  ["true"] = true, True = true, TRUE = true, ["false"] = false,
-                  False = false, FALSE = false, on = true, On = true, ON = true,
-                  off = false, Off = false, OFF = false }
-  if bools[s] ~= nil then return bools[s] end
-  -- An integer that fits 64 bits, else nil (too long to convert safely).
-  local function int_of(digits, base)
-    local d = digits:gsub("_", "")
-    local max_len = ({ [2] = 62, [8] = 20, [10] = 18, [16] = 15 })[base]
-    if #d > max_len then return nil end
-    return tonumber(d, base)
-  end
-  local sign, body = s:match("^([+-]?)(.+)$")
-  local neg = sign == "-"
-  local v
-  if body:match("^0b[01_]+$") then
-    v = int_of(body:sub(3), 2)
-  elseif body:match("^0x[0-9a-fA-F_]+$") then
-    v = int_of(body:sub(3), 16)
-  elseif body:match("^0[0-7_]+$") then
-    v = int_of(body, 8)
-  elseif body == "0" or body:match("^[1-9][0-9_]*$") then
-    v = int_of(body, 10)
-  elseif body:match("^[1-9][0-9_]*:[0-5]?[0-9]") and body:match("^[0-9_:]+$") then
-    v = sexagesimal(body)
-  end
-  if v then return neg and -v or v end
-  if body:match("^[0-9][0-9_]*%.[0-9_]*$") or body:match("^[0-9][0-9_]*%.[0-9_]*[eE][-+][0-9]+$")
-     or body:match("^%.[0-9_]+$") or body:match("^%.[0-9_]+[eE][-+][0-9]+$") then
-    local f = tonumber((body:gsub("_", ""))) + 0.0
-    return neg and -f or f
-  end
-  if body:match("^[0-9][0-9_]*:[0-5]?[0-9][0-9_:]*%.[0-9_]*$") then
-    local whole, frac = body:match("^(.-)(%.[0-9_]*)$")
-    local f = sexagesimal(whole) + (tonumber(frac:gsub("_", "")) or 0.0)
-    return neg and -f or f
-  end
-  if body == ".inf" or body == ".Inf" or body == ".INF" then
-    return neg and -math.huge or math.huge
-  end
-  if sign == "" and (s == ".nan" or s == ".NaN" or s == ".NAN") then return 0 / 0 end
-  return s
-end
+local yaml_scalar = yaml11.scalar
+local BIGINT = yaml11.BIGINT
 
 -- Lua writes a float with a '.', an exponent, "inf" or "nan"; an integer
 -- with digits only (math.type is outside the sandbox's minimal std).
@@ -72,6 +20,7 @@ local function is_integer(v)
 end
 
 local function type_name(v)
+  if v == BIGINT then return "int" end
   if v == engine.null then return "null" end
   if is_integer(v) then return "int" end
   if type(v) == "number" then return "float" end
@@ -81,6 +30,9 @@ end
 
 -- The problem with value v for field f, or nil.
 local function field_problem(f, v)
+  if v == BIGINT and (f.type == "number" or f.type == "int") then
+    return ("%s must be within its range; the value is beyond 64 bits"):format(f.name)
+  end
   local tn = type_name(v)
   if f.type == "number" then
     if tn ~= "int" and tn ~= "float" then
@@ -243,7 +195,6 @@ return {
   usage = usage,
   guarded = guarded,
   pyfloat = pyfloat,
-  sexagesimal = sexagesimal,
   yaml_scalar = yaml_scalar,
   is_integer = is_integer,
   type_name = type_name,

@@ -5,68 +5,14 @@
 -- --seed or --vary; a run at the defaults never needs it.
 local py = require "py"
 local verbs = require "verbs"
+local yaml11 = require "yaml11"
 local cli_shared = require "cli.shared"
 
 local raise, usage = cli_shared.raise, cli_shared.usage
 local NUMBER_MAX = cli_shared.NUMBER_MAX
 
-local function sexagesimal(s)
-  local v = 0
-  for part in s:gmatch("[^:]+") do v = v * 60 + tonumber((part:gsub("_", ""))) end
-  return v
-end
-
-local BOOLS = { yes = true, Yes = true, YES = true, no = false, No = false, NO = false,
-                ["true"] = true, True = true, TRUE = true, ["false"] = false,
-                False = false, FALSE = false, on = true, On = true, ON = true,
-                off = false, Off = false, OFF = false }
-
--- An integer scalar beyond 64 bits.
-local BIGINT = setmetatable({}, { __tostring = function() return "an integer beyond 64 bits" end })
-
--- The value PyYAML's YAML 1.1 resolver gives a plain scalar.
-local function yaml_scalar(s)
-  if s == "" or s == "~" or s == "null" or s == "Null" or s == "NULL" then return engine.null end
-  if BOOLS[s] ~= nil then return BOOLS[s] end
-  local sign, body = s:match("^([+-]?)(.+)$")
-  if not body then return s end
-  local neg = sign == "-"
-  -- Digits in a base, or BIGINT when the value leaves 64 bits (Python's
-  -- int has no such bound; every field here has a smaller one).
-  local function int_of(digits, base)
-    local v = 0
-    for ch in digits:gsub("_", ""):gmatch(".") do
-      local d = tonumber(ch, 16)
-      if v > (math.maxinteger - d) // base then return BIGINT end
-      v = v * base + d
-    end
-    return v
-  end
-  local v
-  if body:match("^0b[01_]+$") then
-    v = int_of(body:sub(3), 2)
-  elseif body:match("^0x[0-9a-fA-F_]+$") then
-    v = int_of(body:sub(3), 16)
-  elseif body:match("^0[0-7_]+$") then
-    v = int_of(body, 8)
-  elseif body == "0" or body:match("^[1-9][0-9_]*$") then
-    v = int_of(body, 10)
-  elseif body:match("^[1-9][0-9_]*:[0-5]?[0-9]") and body:match("^[0-9_:]+$") then
-    v = sexagesimal(body)
-  end
-  if v == BIGINT then return BIGINT end
-  if v then return neg and -v or v end
-  if body:match("^[0-9][0-9_]*%.[0-9_]*$") or body:match("^[0-9][0-9_]*%.[0-9_]*[eE][-+][0-9]+$")
-     or body:match("^%.[0-9_]+$") or body:match("^%.[0-9_]+[eE][-+][0-9]+$") then
-    local f = tonumber((body:gsub("_", ""))) + 0.0
-    return neg and -f or f
-  end
-  if body == ".inf" or body == ".Inf" or body == ".INF" then
-    return neg and -math.huge or math.huge
-  end
-  if sign == "" and (s == ".nan" or s == ".NaN" or s == ".NAN") then return 0 / 0 end
-  return s
-end
+local yaml_scalar = yaml11.scalar
+local BIGINT = yaml11.BIGINT
 
 local function type_name(v)
   if v == BIGINT then return "int" end

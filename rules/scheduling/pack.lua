@@ -8,6 +8,7 @@
 -- call. The rules are rules.lua, compiled only by a run that reads rules (a
 -- lint, not `scheduling stranded`).
 local py = require "py"
+local yaml11 = require "yaml11"
 
 engine.pack {
   summary   = "stranded capacity, scheduler simulation, capacity requests and scheduler policies",
@@ -79,9 +80,13 @@ local TYPE_WORDS = { int = "an integer", number = "a number", bool = "a boolean"
                      string = "a string" }
 
 -- Why v is not a valid value of field f, or nil. Values come from a document
--- view or from the YAML scalar resolver below, so ints are Lua integers.
+-- view or from lua/yaml11.lua (a --set value), so ints are Lua integers, or
+-- yaml11.BIGINT past 64 bits.
 function SCHED.bad_value(f, v)
   local ty, name = f[2], f[1]
+  if v == yaml11.BIGINT and (ty == "int" or ty == "number") then
+    return ("%s must be within its range; the value is beyond 64 bits"):format(name)
+  end
   local ok
   if ty == "int" then ok = math.type(v) == "integer"
   elseif ty == "number" then ok = type(v) == "number" and v == v and v ~= math.huge
@@ -117,61 +122,6 @@ function SCHED.bad_value(f, v)
     return ("%s must be a multiple of %d (got %s)"):format(name, f.mult, py.repr(v))
   end
   return nil
-end
-
--- ---- YAML 1.1 typing of a --set value (spec/yaml.md, as PyYAML types it) ----
-
-local BOOLS = { yes = true, Yes = true, YES = true, ["true"] = true, True = true,
-                TRUE = true, on = true, On = true, ON = true, y = true, Y = true,
-                no = false, No = false, NO = false, ["false"] = false, False = false,
-                FALSE = false, off = false, Off = false, OFF = false, n = false, N = false }
-local NULLS = { [""] = true, ["~"] = true, null = true, Null = true, NULL = true }
-
-local function sexagesimal(s, conv)
-  local sign, rest = s:match("^([-+]?)(.*)$")
-  local value = 0
-  for part in rest:gmatch("[^:]+") do value = value * 60 + conv(part) end
-  return sign == "-" and -value or value
-end
-
-function SCHED.yaml_scalar(s)
-  if NULLS[s] then return engine.null end
-  if BOOLS[s] ~= nil then return BOOLS[s] end
-  local clean = s:gsub("_", "")
-  if s:match("^[-+]?0b[01_]+$") then
-    local sign, digits = clean:match("^([-+]?)0b(.*)$")
-    local v = 0
-    for d in digits:gmatch(".") do v = v * 2 + tonumber(d) end
-    return sign == "-" and -v or v
-  end
-  if s:match("^[-+]?0x[0-9a-fA-F_]+$") then
-    local sign, digits = clean:match("^([-+]?)0x(.*)$")
-    local v = math.tointeger(tonumber(digits, 16))
-    return sign == "-" and -v or v
-  end
-  if s:match("^[-+]?0[0-7_]+$") then
-    local sign, digits = clean:match("^([-+]?)0(.*)$")
-    local v = math.tointeger(tonumber(digits, 8))
-    return sign == "-" and -v or v
-  end
-  if s:match("^[-+]?0$") or s:match("^[-+]?[1-9][0-9_]*$") then
-    local v = math.tointeger(tonumber(clean))
-    if v then return v end
-    return tonumber(clean) + 0.0
-  end
-  if s:match("^[-+]?[1-9][0-9_]*:[0-5]?[0-9]:?[0-5]?[0-9]*$") and not s:find(":$") then
-    return sexagesimal(clean, function(p) return math.tointeger(tonumber(p)) end)
-  end
-  if s:match("^[-+]?[0-9][0-9_]*%.[0-9_]*$") or s:match("^[-+]?%.[0-9][0-9_]*$")
-     or s:match("^[-+]?[0-9][0-9_]*%.[0-9_]*[eE][-+][0-9]+$")
-     or s:match("^[-+]?%.[0-9][0-9_]*[eE][-+][0-9]+$") then
-    return tonumber(clean) + 0.0
-  end
-  if s:match("^[-+]?%.[iI][nN][fF]$") then
-    return s:sub(1, 1) == "-" and -math.huge or math.huge
-  end
-  if s == ".nan" or s == ".NaN" or s == ".NAN" then return 0.0 / 0.0 end
-  return s
 end
 
 -- ---- resolving documents -----------------------------------------------------

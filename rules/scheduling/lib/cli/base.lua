@@ -1,6 +1,7 @@
 -- What infragate scheduling's declarations (commands.lua) and its verbs' code both
 -- use: option lists, defaults and their helpers.
 local verbs = require "verbs"
+local yaml11 = require "yaml11"
 
 local float, money = SCHED.float, SCHED.money
 
@@ -127,7 +128,7 @@ local function apply_sets(fields, sets, given, origins, prefix, via)
       errs[#errs + 1] = { message = ("--set: unknown field '%s'"):format(key),
                           path = prefix .. "/" .. key, argument = "--set" }
     else
-      local v = SCHED.yaml_scalar(text)
+      local v = yaml11.scalar(text)
       local why = SCHED.bad_value(f, v)
       if why then
         errs[#errs + 1] = { message = option .. ": " .. why, path = prefix .. "/" .. key,

@@ -90,6 +90,7 @@ local function input(name)
 end
 verbs.load_checked = input("load_checked")
 verbs.config_document = input("config_document")
+verbs.apply_sets = input("apply_sets")
 verbs.pyint = input("pyint")
 verbs.pyfloat = input("pyfloat")
 

@@ -2,7 +2,8 @@
 -- verbs_input.lua: what a verb uses to read its inputs (spec/core.md 2.6,
 -- 5.9): an input document checked against its kind, with every problem
 -- raised at once as the verb's input errors; a --config document's fields
--- and their positions; Python int()/float() over option text. Reached
+-- and their positions; --set items applied over a config; Python
+-- int()/float() over option text. Reached
 -- through verbs.lua (verbs.load_checked, verbs.pyint, ...), which compiles
 -- this file on the first such call.
 local verbs = require "verbs"
@@ -70,6 +71,35 @@ function M.pyfloat(text)
     return nil
   end
   return tonumber(s) + 0.0
+end
+
+-- Apply --set items ({option, text, value?}; value given when the option
+-- typed it already) over `values`, in argv order: each KEY=VALUE typed by
+-- lua/yaml11.lua, `field(key)` its field (nil: unknown, `unknown(key)` the
+-- message), `problem(f, v)` why the value is refused or nil. Every problem
+-- is raised at once as input.type on the item's option; `origin[key]` is
+-- "set" for each value taken.
+function M.apply_sets(items, values, origin, spec)
+  local errors = {}
+  for _, s in ipairs(items) do
+    local key, text = s.text:match("^([^=]*)=(.*)$")
+    if not key or key == "" then
+      verbs.usage(s.option, ("%s takes KEY=VALUE, got '%s'"):format(s.option, s.text))
+    end
+    local f = spec.field(key)
+    local v = s.value
+    if v == nil then v = require("yaml11").scalar(text) end
+    local problem
+    if not f then problem = spec.unknown(key) else problem = spec.problem(f, v) end
+    if problem then
+      errors[#errors + 1] = { rule = "input.type", path = "/" .. key, argument = s.option,
+                              message = problem }
+    else
+      values[key] = v
+      origin[key] = "set"
+    end
+  end
+  if #errors > 0 then verbs.raise(errors) end
 end
 
 return M

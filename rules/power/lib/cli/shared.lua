@@ -69,33 +69,15 @@ end
 -- Resolve the input document of a verb. Returns the resolved plain table
 -- and a map of where each key came from ({file, line, column} or "set").
 local function resolve_input(args, kind, fields)
-  local values, origin, errors = {}, {}, {}
+  local values, origin = {}, {}
   if args.config then verbs.config_document(args.config, kind, values, origin) end
   local sets = {}
   for _, s in ipairs(args.set or {}) do sets[#sets + 1] = s end
-  for _, s in ipairs(sets) do
-    local key, text = s.text:match("^([^=]*)=(.*)$")
-    if not key or key == "" then
-      usage(s.option, ("%s takes KEY=VALUE, got '%s'"):format(s.option, s.text))
-    end
-    local f = field_named(fields, key)
-    local v = s.value
-    if v == nil then v = yaml_scalar(text) end
-    if not f or key == "kind" then
-      errors[#errors + 1] = { rule = "input.type", path = "/" .. key, argument = s.option,
-                              message = ("unknown field '%s' for %s"):format(key, kind) }
-    else
-      local problem = field_problem(f, v)
-      if problem then
-        errors[#errors + 1] = { rule = "input.type", path = "/" .. key, argument = s.option,
-                                message = problem }
-      else
-        values[key] = v
-        origin[key] = "set"
-      end
-    end
-  end
-  if #errors > 0 then raise(errors) end
+  verbs.apply_sets(sets, values, origin, {
+    field = function(key) return key ~= "kind" and field_named(fields, key) or nil end,
+    unknown = function(key) return ("unknown field '%s' for %s"):format(key, kind) end,
+    problem = field_problem,
+  })
   return PW.resolve(fields, values), origin
 end
 

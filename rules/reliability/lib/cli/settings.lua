@@ -8,7 +8,6 @@ local verbs = require "verbs"
 local yaml11 = require "yaml11"
 local cli_shared = require "cli.shared"
 
-local raise, usage = cli_shared.raise, cli_shared.usage
 local NUMBER_MAX = cli_shared.NUMBER_MAX
 
 local yaml_scalar = yaml11.scalar
@@ -60,36 +59,20 @@ end)()
 -- The resolved config and the origin of each field: {file, line, column}
 -- for --config, "set" for --set/--seed, nil for a default.
 local function resolve_config(args)
-  local values, origin, errors = {}, {}, {}
+  local values, origin = {}, {}
   if args.config then verbs.config_document(args.config, "reliability-config", values, origin) end
   -- `--seed N` arrives in args.set as "seed=N" at its argv place (3.1:
   -- each --set/--seed in argv order; the option's expands_to).
   local sets = {}
   for _, s in ipairs(args.set or {}) do sets[#sets + 1] = { option = "--set", text = s } end
-  for _, s in ipairs(sets) do
-    local key, text = s.text:match("^([^=]*)=(.*)$")
-    if not key or key == "" then
-      usage(s.option, ("%s takes KEY=VALUE, got '%s'"):format(s.option, s.text))
-    end
-    local f = REL.FIELD[key]
-    local v = s.value
-    if v == nil then v = yaml_scalar(text) end
-    if not f then
-      errors[#errors + 1] = { rule = "input.type", path = "/" .. key, argument = s.option,
-        message = ("unknown field '%s' of reliability-config; the fields are %s")
-                  :format(key, FIELD_LIST) }
-    else
-      local problem = field_problem(f, v)
-      if problem then
-        errors[#errors + 1] = { rule = "input.type", path = "/" .. key, argument = s.option,
-                                message = problem }
-      else
-        values[key] = v
-        origin[key] = "set"
-      end
-    end
-  end
-  if #errors > 0 then raise(errors) end
+  verbs.apply_sets(sets, values, origin, {
+    field = function(key) return REL.FIELD[key] end,
+    unknown = function(key)
+      return ("unknown field '%s' of reliability-config; the fields are %s")
+             :format(key, FIELD_LIST)
+    end,
+    problem = field_problem,
+  })
   return REL.resolve(values), origin
 end
 

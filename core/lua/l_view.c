@@ -653,10 +653,80 @@ static int l_path(lua_State *L)
 	return where_or_path(L, 0);
 }
 
+/* engine.nonstring_keys(view): every mapping key at or below the view that is
+ * not a string, depth first in document order, each as {map = <view of its
+ * mapping>, key = <the key, typed>}; the value under such a key is not
+ * searched. Packs whose documents need string keys (chaos, spec/chaos.md
+ * 4.1) check this on every file they read, and one C walk costs a small part
+ * of a Lua recursion through views, which builds a view per container. */
+struct key_walk {
+	lua_State *L;
+	uint64_t docid;
+	struct sbuf *path;
+	lua_Integer n;
+};
+
+static void walk_keys(struct key_walk *kw, const struct node *n)
+{
+	size_t mark = kw->path->len, i;
+
+	if (n->type == NODE_LIST) {
+		for (i = 0; i < n->v.list.n; i++) {
+			sbuf_addc(kw->path, '/');
+			sbuf_addu(kw->path, i);
+			walk_keys(kw, n->v.list.items[i]);
+			sbuf_truncate(kw->path, mark);
+		}
+		return;
+	}
+	if (n->type != NODE_MAP)
+		return;
+	for (i = 0; i < n->v.map.n; i++) {
+		const struct doc_pair *pr = &n->v.map.pairs[i];
+
+		if (pr->key->type != NODE_STR) {
+			lua_State *L = kw->L;
+
+			luaL_checkstack(L, 4, "nonstring_keys");
+			lua_createtable(L, 0, 2);
+			sb_push_view(L, kw->docid, n, sbuf_cstr(kw->path), mark);
+			lua_setfield(L, -2, "map");
+			sb_push_plain(L, pr->key);
+			lua_setfield(L, -2, "key");
+			lua_rawseti(L, -2, ++kw->n);
+			continue;
+		}
+		doc_pointer_token(kw->path, pr->key);
+		walk_keys(kw, pr->value);
+		sbuf_truncate(kw->path, mark);
+	}
+}
+
+static int l_nonstring_keys(lua_State *L)
+{
+	struct key_walk kw;
+	struct sb_view *v;
+	size_t plen;
+	const char *p;
+
+	lua_settop(L, 1);
+	v = view_arg(L, 1);
+	p = sb_view_path(L, 1, &plen);
+	kw.L = L;
+	kw.docid = v->docid;
+	kw.path = sb_tmpbuf(L, SB_JSON_MAX);
+	kw.n = 0;
+	sbuf_add(kw.path, p, plen);
+	sb_new_array(L);
+	walk_keys(&kw, v->node);
+	return 1;
+}
+
 static const luaL_Reg doc_funcs[] = {
 	{ "type", l_type }, { "isnull", l_isnull }, { "has", l_has },
 	{ "keys", l_keys }, { "get", l_get },       { "where", l_where },
-	{ "path", l_path }, { NULL, NULL }
+	{ "path", l_path }, { "nonstring_keys", l_nonstring_keys },
+	{ NULL, NULL }
 };
 
 void sb_open_views(lua_State *L, int idx)

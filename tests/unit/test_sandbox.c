@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/lua/sandbox.h"
+#include "core/yaml/yaml.h"
 
 static const char *kind_pack(void *ud, const char *kind)
 {
@@ -102,23 +103,29 @@ static int probe_load(struct probe *p, const char *src, struct diag *err)
 	return sandbox_load_pack(p->sb, &pd, SB_LOAD_PACK, NULL, err);
 }
 
-static long probe_run(struct probe *p, const char *name)
+static long probe_run_doc(struct probe *p, const struct doc *d)
 {
 	struct sb_check_req req;
-	struct doc d;
 	struct diag err;
-	long n;
 
-	make_doc(&d, name);
 	memset(&req, 0, sizeof req);
-	req.doc = &d;
+	req.doc = d;
 	req.kind = "demo-item";
 	req.owner = "demo";
 	req.file = "doc.yaml";
 	req.stage = SB_STAGE_CHECK;
 	req.strict = 1;
 	diag_init(&err);
-	n = sandbox_check(p->sb, &req, NULL, &p->fs, &err);
+	return sandbox_check(p->sb, &req, NULL, &p->fs, &err);
+}
+
+static long probe_run(struct probe *p, const char *name)
+{
+	struct doc d;
+	long n;
+
+	make_doc(&d, name);
+	n = probe_run_doc(p, &d);
 	doc_release(&d);
 	return n;
 }
@@ -396,6 +403,41 @@ Test(sandbox, findings_and_positions)
 	cr_assert_str_eq(p.fs.items[1].path, "/owner");
 	cr_assert_eq(p.fs.items[1].severity, SEV_INFO);
 	cr_assert_eq(p.fs.items[1].line, 1);
+	probe_free(&p);
+}
+
+/* engine.nonstring_keys: depth first, document order, nothing searched
+ * below a non-string key, each map named by its own pointer. */
+Test(sandbox, nonstring_keys_walk)
+{
+	static const char text[] =
+		"kind: demo-item\n"
+		"a:\n  1: x\n  b:\n  - {~: 1, c: {true: 2}}\n"
+		"2.5:\n  3: not searched\n";
+	struct yaml_limits lim;
+	struct yaml_file f;
+	struct probe p;
+	struct diag err;
+
+	cr_assert_eq(probe_load(&p,
+				"engine.rule { id = 'probe.x', kind = 'demo-item', severity = 'error',\n"
+				"  summary = 'probe', check = function(doc, ctx)\n"
+				"  local out = {}\n"
+				"  for _, b in ipairs(engine.nonstring_keys(doc)) do\n"
+				"    out[#out + 1] = engine.path(b.map) .. '|' .. engine.type(b.key)\n"
+				"  end\n"
+				"  ctx:fail(doc, nil, table.concat(out, ','))\n"
+				"  end }\n",
+				&err), 0, "%s", err.msg);
+	yaml_limits_default(&lim);
+	yaml_file_init(&f);
+	diag_init(&err);
+	cr_assert_eq(yaml_load(&f, text, sizeof text - 1, YAML_SINGLE, &lim, 0, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(probe_run_doc(&p, f.docs[0]), 1);
+	cr_assert_str_eq(p.fs.items[0].message,
+			 "/a|int,/a/b/0|null,/a/b/0/c|bool,|float");
+	yaml_file_release(&f);
 	probe_free(&p);
 }
 

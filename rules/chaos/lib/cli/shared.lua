@@ -63,25 +63,18 @@ local function reword(f)
 end
 
 -- Phase 0 after parsing (spec 4.1): the top level is a non-empty mapping and
--- every mapping key is a string; otherwise nothing else is checked.
+-- every mapping key is a string; otherwise nothing else is checked. The
+-- engine finds the non-string keys (one walk in C, nothing below such a key).
 local function bad_keys(v, out)
-  local t = engine.type(v)
-  if t == "map" then
-    for _, k in ipairs(engine.keys(v)) do
-      if engine.type(k) ~= "str" then
-        local w = engine.where(v, k, "key")
-        out[#out + 1] = { rule = "input.type", severity = "error", unusable = true,
-                          message = ("mapping key %s at %s is a %s; every key must be a string")
-                                    :format(py.repr(k), w.path, engine.type(k)),
-                          line = w.line, column = w.column, end_line = w.end_line,
-                          end_column = w.end_column, path = w.path, document = 0,
-                          figures = engine.object("expected", "string key") }
-      else
-        bad_keys(v[k], out)
-      end
-    end
-  elseif t == "list" then
-    for _, x in ipairs(v) do bad_keys(x, out) end
+  for _, bad in ipairs(engine.nonstring_keys(v)) do
+    local k = bad.key
+    local w = engine.where(bad.map, k, "key")
+    out[#out + 1] = { rule = "input.type", severity = "error", unusable = true,
+                      message = ("mapping key %s at %s is a %s; every key must be a string")
+                                :format(py.repr(k), w.path, engine.type(k)),
+                      line = w.line, column = w.column, end_line = w.end_line,
+                      end_column = w.end_column, path = w.path, document = 0,
+                      figures = engine.object("expected", "string key") }
   end
 end
 

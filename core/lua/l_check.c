@@ -431,7 +431,7 @@ static unsigned long long doc_budget(const struct sandbox *sb,
 
 /* Run one rule function; returns 0, or 1 when it stopped the pack. */
 static int run_one(struct sandbox *sb, struct sb_rule *r,
-		   const struct sb_check_req *req, uint64_t docid,
+		   const struct sb_check_req *req, uint64_t docid, int root_ref,
 		   struct findings *out, int *once_ref)
 {
 	lua_State *L = sb->L;
@@ -454,7 +454,7 @@ static int run_one(struct sandbox *sb, struct sb_rule *r,
 	call.once_ref = *once_ref;
 	sb->call = &call;
 	lua_rawgeti(L, LUA_REGISTRYINDEX, r->check_ref);
-	push_root(sb, docid, req->doc);
+	lua_rawgeti(L, LUA_REGISTRYINDEX, root_ref);
 	push_ctx(L, call.id);
 	o = sb_pcall(sb, 2, 0, doc_budget(sb, req->doc), msg, sizeof msg);
 	sb->call = outer;
@@ -477,7 +477,7 @@ long sandbox_check(struct sandbox *sb, const struct sb_check_req *req,
 	struct sb_pack **packs;
 	size_t np, i, j, before = out->n;
 	uint64_t docid;
-	int pass;
+	int pass, root_ref;
 
 	if (sandbox_need_rules(sb, err) < 0)
 		return -1;
@@ -492,6 +492,10 @@ long sandbox_check(struct sandbox *sb, const struct sb_check_req *req,
 		diag_set(err, DIAG_E_ERROR, 0, 0, "too many documents open at once");
 		return -1;
 	}
+	/* One root view for every rule of this document: the views it hands
+	 * out are cached below it (l_view.c), so rules share them. */
+	push_root(sb, docid, req->doc);
+	root_ref = luaL_ref(sb->L, LUA_REGISTRYINDEX);
 	np = pack_order(sb, req->owner, packs);
 	for (i = 0; i < np; i++) {
 		struct sb_pack *p = packs[i];
@@ -512,7 +516,8 @@ long sandbox_check(struct sandbox *sb, const struct sb_check_req *req,
 					continue;
 				if (r->info.strict != pass || (pass && !req->strict))
 					continue;
-				stopped = run_one(sb, r, req, docid, out, &once_ref);
+				stopped = run_one(sb, r, req, docid, root_ref, out,
+						  &once_ref);
 				if (ran && ran->rule_ran)
 					ran->rule_ran(ran->ud, r->info.id);
 			}
@@ -520,6 +525,7 @@ long sandbox_check(struct sandbox *sb, const struct sb_check_req *req,
 		if (once_ref != LUA_NOREF)
 			luaL_unref(sb->L, LUA_REGISTRYINDEX, once_ref);
 	}
+	luaL_unref(sb->L, LUA_REGISTRYINDEX, root_ref);
 	sb_doc_remove(sb, docid);
 	free(packs);
 	return (long)(out->n - before);

@@ -116,15 +116,28 @@ static const luaL_Reg time_methods[] = {
 
 /* ---- views ---------------------------------------------------------------- */
 
+/* A view's user values: its JSON Pointer, and (made on its first list or
+ * map child) a weak-valued table from child node to the child's view. Rules
+ * read the same few containers over and over (doc.fault, doc.injection, one
+ * per rule and access); the cache hands back the view already made instead
+ * of a new userdata and pointer string each time. It is keyed below the
+ * parent, not by node alone, because an alias shares one node between two
+ * places with two pointers. Weak values keep it from holding a large
+ * document's views alive: an entry nobody else holds goes with the next
+ * collection, and is simply made again. */
+enum { VIEW_UV_PATH = 1, VIEW_UV_CHILDREN = 2, VIEW_NUV = 2 };
+
+static const char VIEW_CACHE_MT[] = "infragate.view-cache";
+
 void sb_push_view(lua_State *L, uint64_t docid, const struct node *n,
 		  const char *path, size_t pathlen)
 {
-	struct sb_view *v = lua_newuserdatauv(L, sizeof *v, 1);
+	struct sb_view *v = lua_newuserdatauv(L, sizeof *v, VIEW_NUV);
 
 	v->docid = docid;
 	v->node = n;
 	lua_pushlstring(L, path, pathlen);
-	lua_setiuservalue(L, -2, 1);
+	lua_setiuservalue(L, -2, VIEW_UV_PATH);
 	luaL_setmetatable(L, SB_KEY_VIEW_MT);
 }
 
@@ -141,9 +154,24 @@ void sb_push_value(lua_State *L, uint64_t docid, const struct node *n,
 	}
 }
 
+/* The view at idx, or NULL: its metatable compared by address with the one
+ * sb_open_views made (what luaL_testudata does through a registry lookup by
+ * name, on every field a rule reads). */
+static struct sb_view *test_view(lua_State *L, int idx)
+{
+	struct sb_view *v = lua_touserdata(L, idx);
+	int yes;
+
+	if (!v || lua_islightuserdata(L, idx) || !lua_getmetatable(L, idx))
+		return NULL;
+	yes = lua_topointer(L, -1) == sb_of(L)->view_mt;
+	lua_pop(L, 1);
+	return yes ? v : NULL;
+}
+
 struct sb_view *sb_check_view(lua_State *L, int idx, int raise)
 {
-	struct sb_view *v = luaL_testudata(L, idx, SB_KEY_VIEW_MT);
+	struct sb_view *v = test_view(L, idx);
 
 	if (!v)
 		return NULL;
@@ -159,7 +187,7 @@ const char *sb_view_path(lua_State *L, int idx, size_t *len)
 {
 	const char *s;
 
-	lua_getiuservalue(L, idx, 1);
+	lua_getiuservalue(L, idx, VIEW_UV_PATH);
 	s = lua_tolstring(L, -1, len);
 	lua_pop(L, 1);
 	/* The string stays alive as the view's user value. */
@@ -204,6 +232,10 @@ static void push_child_path(lua_State *L, int view, const struct node *key,
 static void push_child(lua_State *L, int view, const struct sb_view *v,
 		       const struct node *c, const struct node *key, size_t index)
 {
+	/* The cache key is the child's slot in its parent (item or pair), not
+	 * the child node, which an alias may place at two slots. */
+	const void *slot = key ? (const void *)key : (const void *)&v->node->v.list.items[index];
+
 	struct sb_view *cv;
 
 	if (c->type != NODE_LIST && c->type != NODE_MAP) {
@@ -211,12 +243,28 @@ static void push_child(lua_State *L, int view, const struct sb_view *v,
 		return;
 	}
 	view = lua_absindex(L, view);
-	cv = lua_newuserdatauv(L, sizeof *cv, 1);
+	if (lua_getiuservalue(L, view, VIEW_UV_CHILDREN) == LUA_TTABLE) {
+		if (lua_rawgetp(L, -1, slot) != LUA_TNIL) {
+			lua_remove(L, -2);
+			return;
+		}
+		lua_pop(L, 1);
+	} else {
+		lua_pop(L, 1);
+		lua_createtable(L, 0, 4);
+		luaL_setmetatable(L, VIEW_CACHE_MT);
+		lua_pushvalue(L, -1);
+		lua_setiuservalue(L, view, VIEW_UV_CHILDREN);
+	}
+	cv = lua_newuserdatauv(L, sizeof *cv, VIEW_NUV);
 	cv->docid = v->docid;
 	cv->node = c;
 	push_child_path(L, view, key, index, key == NULL);
-	lua_setiuservalue(L, -2, 1);
+	lua_setiuservalue(L, -2, VIEW_UV_PATH);
 	luaL_setmetatable(L, SB_KEY_VIEW_MT);
+	lua_pushvalue(L, -1);
+	lua_rawsetp(L, -3, slot);
+	lua_remove(L, -2);
 }
 
 /* Build a key node for a non-string Lua value; returns 0 when it cannot
@@ -388,8 +436,8 @@ static int l_view_tostring(lua_State *L)
 
 static int l_view_eq(lua_State *L)
 {
-	struct sb_view *a = luaL_testudata(L, 1, SB_KEY_VIEW_MT);
-	struct sb_view *b = luaL_testudata(L, 2, SB_KEY_VIEW_MT);
+	struct sb_view *a = test_view(L, 1);
+	struct sb_view *b = test_view(L, 2);
 
 	lua_pushboolean(L, a && b && a->docid == b->docid && a->node == b->node);
 	return 1;
@@ -733,9 +781,14 @@ void sb_open_views(lua_State *L, int idx)
 {
 	idx = lua_absindex(L, idx);
 	luaL_newmetatable(L, SB_KEY_VIEW_MT);
+	sb_of(L)->view_mt = lua_topointer(L, -1);
 	luaL_setfuncs(L, view_methods, 0);
 	lua_pushliteral(L, "view");
 	lua_setfield(L, -2, "__metatable");
+	lua_pop(L, 1);
+	luaL_newmetatable(L, VIEW_CACHE_MT);
+	lua_pushliteral(L, "v");
+	lua_setfield(L, -2, "__mode");
 	lua_pop(L, 1);
 	luaL_newmetatable(L, SB_KEY_TIME_MT);
 	luaL_setfuncs(L, time_methods, 0);

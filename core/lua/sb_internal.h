@@ -157,6 +157,7 @@ struct sandbox {
 	struct sb_frame *frame;  /* the running call, or NULL */
 	struct sb_frame idle;    /* used between calls */
 	/* Documents visible to pack code. */
+	const void *view_mt;     /* the view metatable, for a cheap type test */
 	struct sb_doc docs[SB_MAX_DOCS];
 	size_t ndocs;
 	uint64_t next_id;

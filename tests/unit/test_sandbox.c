@@ -441,6 +441,34 @@ Test(sandbox, nonstring_keys_walk)
 	probe_free(&p);
 }
 
+/* Views are cached below their parent: the same container read twice is the
+ * same view, and an alias's one node read from two places keeps two paths. */
+Test(sandbox, view_cache_keeps_alias_paths)
+{
+	static const char text[] = "kind: demo-item\na: &x {k: [1]}\nb: *x\n";
+	struct yaml_limits lim;
+	struct yaml_file f;
+	struct probe p;
+	struct diag err;
+
+	cr_assert_eq(probe_load(&p,
+				"engine.rule { id = 'probe.x', kind = 'demo-item', severity = 'error',\n"
+				"  summary = 'probe', check = function(doc, ctx)\n"
+				"  ctx:fail(doc, nil, engine.path(doc.a.k) .. ' ' .. engine.path(doc.b.k) ..\n"
+				"    ' ' .. tostring(rawequal(doc.a.k, doc.a.k)) .. ' ' .. tostring(doc.a == doc.b))\n"
+				"  end }\n",
+				&err), 0, "%s", err.msg);
+	yaml_limits_default(&lim);
+	yaml_file_init(&f);
+	diag_init(&err);
+	cr_assert_eq(yaml_load(&f, text, sizeof text - 1, YAML_SINGLE, &lim, 0, &err), 0,
+		     "%s", err.msg);
+	cr_assert_eq(probe_run_doc(&p, f.docs[0]), 1);
+	cr_assert_str_eq(p.fs.items[0].message, "/a/k /b/k true true");
+	yaml_file_release(&f);
+	probe_free(&p);
+}
+
 Test(sandbox, allocation_failure_injection)
 {
 	struct sandbox_config cfg;

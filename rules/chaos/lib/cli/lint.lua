@@ -27,7 +27,7 @@ local function lint_json(results)
     local entry = engine.object("file", r.display, "verdict", r.verdict,
                                 "rules", array(sorted_rules(r.findings)), "findings", fs,
                                 "suppressed", engine.array())
-    if r.experiment then entry.experiment = r.experiment end
+    if r.doc then entry.experiment = CF.experiment(r.doc) end
     files[i] = entry
     if r.verdict ~= "pass" then nfailed = nfailed + 1 end
     if r.verdict == "error" then nunusable = nunusable + 1 end

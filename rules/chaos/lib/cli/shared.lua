@@ -144,8 +144,7 @@ local function lint_run(operands, strict)
     local findings, verdict, view = lint_one(file, strict)
     local r = { display = file.display, findings = findings, verdict = verdict }
     if view then
-      r.experiment = CF.experiment(view)
-      r.doc = view
+      r.doc = view      -- the experiment object is built only by JSON output
       if strict then
         local id = view.id
         if first_id[id] then

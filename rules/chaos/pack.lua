@@ -567,26 +567,27 @@ engine.rule {
   summary = "every layer reference must name one of the 12 registry layers",
   fix = "use a layer id of registry/layers.yaml",
   check = function(doc, ctx)
-    local function one(at, key, where, value)
+    -- 'where' is a format of the item's index, built only for a finding.
+    local function one(at, key, where, i, value)
       if not REG.layer[value] then
-        ctx:fail(at, key, ("%s '%s' is not a layer of the registry"):format(where, value),
+        ctx:fail(at, key, ("%s '%s' is not a layer of the registry"):format(where:format(i), value),
                  engine.object("value", value))
       end
     end
-    one(doc.fault, "layer", "fault.layer", doc.fault.layer)
+    one(doc.fault, "layer", "fault.layer", 0, doc.fault.layer)
     local prop = doc.fault.expected_propagation
     for i, l in ipairs(strings(prop)) do
-      one(prop, i, ("fault.expected_propagation[%d]"):format(i - 1), l)
+      one(prop, i, "fault.expected_propagation[%d]", i - 1, l)
     end
     local tested = doc.claims.tested_layers
     for i, l in ipairs(strings(tested)) do
-      one(tested, i, ("claims.tested_layers[%d]"):format(i - 1), l)
+      one(tested, i, "claims.tested_layers[%d]", i - 1, l)
     end
     for i, s in ipairs(doc.observe.signals) do
-      one(s, "layer", ("observe.signals[%d].layer"):format(i - 1), s.layer)
+      one(s, "layer", "observe.signals[%d].layer", i - 1, s.layer)
     end
     for i, a in ipairs(doc.acceptance) do
-      one(a, "layer", ("acceptance[%d].layer"):format(i - 1), a.layer)
+      one(a, "layer", "acceptance[%d].layer", i - 1, a.layer)
     end
   end,
 }

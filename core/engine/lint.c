@@ -36,7 +36,8 @@ struct file_work {
 	struct doc_ran *ran;  /* per document */
 	size_t nran;
 	char **rules_ran;     /* evaluation order, unique */
-	size_t nrules_ran;
+	const char **rules_src; /* the sandbox's pointer of each, for note_ran */
+	size_t nrules_ran, rules_alloc;
 	struct sbuf notes;    /* -v routing decisions */
 };
 
@@ -234,33 +235,51 @@ struct ran_ctx {
 	int document;
 };
 
+/* Whether 'id' is among v[0..n). Rule ids reach note_ran as the sandbox's
+ * own string of each rule (r->info.id), one pointer per rule for the whole
+ * run and ids unique, so the address decides: with some 60 rules per
+ * document a text compare against every earlier one cost more than many
+ * rules do. */
+static int ran_before(const char *const *v, size_t n, const char *id)
+{
+	while (n-- > 0)
+		if (v[n] == id)
+			return 1;
+	return 0;
+}
+
 static void note_ran(void *ud, const char *id)
 {
 	struct ran_ctx *c = ud;
 	struct file_work *fw = c->fw;
 	struct doc_ran *d;
-	size_t i;
 
-	for (i = 0; i < fw->nrules_ran; i++)
-		if (strcmp(fw->rules_ran[i], id) == 0)
-			goto per_doc;
-	{
-		char **v = realloc(fw->rules_ran, (fw->nrules_ran + 1) * sizeof *v);
+	if (ran_before(fw->rules_src, fw->nrules_ran, id))
+		goto per_doc;
+	if (fw->nrules_ran == fw->rules_alloc) {
+		size_t na = fw->rules_alloc ? fw->rules_alloc * 2 : 32;
+		char **v = realloc(fw->rules_ran, na * sizeof *v);
+		const char **src;
 
 		if (!v)
 			return;
 		fw->rules_ran = v;
-		v[fw->nrules_ran] = strdup(id);
-		if (v[fw->nrules_ran])
-			fw->nrules_ran++;
+		src = realloc(fw->rules_src, na * sizeof *src);
+		if (!src)
+			return;
+		fw->rules_src = src;
+		fw->rules_alloc = na;
 	}
+	fw->rules_ran[fw->nrules_ran] = strdup(id);
+	if (!fw->rules_ran[fw->nrules_ran])
+		return;
+	fw->rules_src[fw->nrules_ran++] = id;
 per_doc:
 	if (c->document < 0 || (size_t)c->document >= fw->nran)
 		return;
 	d = &fw->ran[c->document];
-	for (i = 0; i < d->n; i++)
-		if (strcmp(d->ids[i], id) == 0)
-			return;
+	if (ran_before(d->ids, d->n, id))
+		return;
 	if (d->n == d->alloc) {
 		size_t na = d->alloc ? d->alloc * 2 : 8;
 		const char **v = realloc(d->ids, na * sizeof *v);
@@ -553,6 +572,7 @@ static void free_work(struct lint_run *run)
 		for (j = 0; j < fw->nrules_ran; j++)
 			free(fw->rules_ran[j]);
 		free(fw->rules_ran);
+		free(fw->rules_src);
 	}
 	free(run->work);
 	run->work = NULL;
@@ -686,6 +706,7 @@ static int post_process(struct lint_run *run, struct lint_report *r,
 		lf->nrules_ran = fw->nrules_ran;
 		fw->rules_ran = NULL;
 		fw->nrules_ran = 0;
+		fw->rules_alloc = 0;
 	}
 	if (lo->report_stale && wv->loaded &&
 	    add_stale(r, wv->file ? wv->file : "waivers", wv, NULL) < 0)

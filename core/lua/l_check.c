@@ -239,17 +239,21 @@ static const luaL_Reg ctx_methods[] = {
 	{ NULL, NULL }
 };
 
+/* ctx.<name>: a method from the table in upvalue 1 (a rule reads ctx:once
+ * and ctx:fail many times per document, so this is one raw lookup; the
+ * method checks that its ctx is the running call's), else a field. */
 static int l_ctx_index(lua_State *L)
 {
-	struct sb_call *call = ctx_call(L, 1);
-	const char *k = luaL_checkstring(L, 2);
-	const luaL_Reg *m;
+	struct sb_call *call;
+	const char *k;
 
-	for (m = ctx_methods; m->name; m++)
-		if (strcmp(m->name, k) == 0) {
-			lua_pushcfunction(L, m->func);
-			return 1;
-		}
+	lua_settop(L, 2);
+	lua_pushvalue(L, 2);
+	if (lua_rawget(L, lua_upvalueindex(1)) != LUA_TNIL)
+		return 1;
+	lua_pop(L, 1);
+	call = ctx_call(L, 1);
+	k = luaL_checkstring(L, 2);
 	if (strcmp(k, "strict") == 0) {
 		lua_pushboolean(L, call->req && call->req->strict);
 		return 1;
@@ -295,7 +299,8 @@ static int l_ctx_newindex(lua_State *L)
 void sb_open_ctx(lua_State *L)
 {
 	luaL_newmetatable(L, SB_KEY_CTX_MT);
-	lua_pushcfunction(L, l_ctx_index);
+	luaL_newlib(L, ctx_methods);
+	lua_pushcclosure(L, l_ctx_index, 1);
 	lua_setfield(L, -2, "__index");
 	lua_pushcfunction(L, l_ctx_newindex);
 	lua_setfield(L, -2, "__newindex");

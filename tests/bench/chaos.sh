@@ -4,8 +4,10 @@
 # run, each against a bare C process that parses the same files with libyaml
 # (measured in the same run). The recorded Python reference takes 260-350 ms
 # for one spec and 370-410 ms for the catalog; the targets are <= 15 ms, 20 ms,
-# 25 ms (coverage), 5 ms (two-clocks, registry) and 50 ms (validate). Prints
-# numbers; never fails on timing.
+# 25 ms (coverage), 5 ms (two-clocks, registry) and 50 ms (validate), and
+# `infragate lint` over 1000 experiments (the catalog copied 40 times, one
+# job, strict off so the copies' ids are not duplicates) within 2x a bare
+# libyaml parse of the same files. Prints numbers; never fails on timing.
 #   sh tests/bench/chaos.sh [BUILD_DIR]      (default build; run `make` first)
 set -eu
 cd "$(dirname "$0")/../.."
@@ -34,4 +36,13 @@ row "coverage of the catalog" "$bare_cat" "$cf" coverage
 row "two-clocks" "$bare_one" "$cf" two-clocks
 row "registry --format json" "$bare_one" "$cf" registry --format json
 row "infragate validate chaos" "$bare_cat" "$b/infragate" validate chaos
+mkdir "$dir/1000"
+for k in $(seq 1 40); do
+	for f in "$cat"/*.yaml; do cp "$f" "$dir/1000/$k-${f##*/}"; done
+done
+bare_1000=$(median "$b/tests/bench/bare_parse" "$dir"/1000/*.yaml)
+row "lint 1000 experiments, one job" "$bare_1000" "$b/infragate" lint --no-config \
+	--no-strict -q -j 1 "$dir/1000"
+row "lint 1000 experiments, -j 2" "$bare_1000" "$b/infragate" lint --no-config \
+	--no-strict -q -j 2 "$dir/1000"
 echo "(bare: a C process that parses the same files with libyaml, measured here)"

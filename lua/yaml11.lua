@@ -21,28 +21,51 @@ local BOOLS = { yes = true, Yes = true, YES = true, no = false, No = false, NO =
                 False = false, FALSE = false, on = true, On = true, ON = true,
                 off = false, Off = false, OFF = false }
 
--- Digits in a base, or BIGINT when the value leaves 64 bits.
-local function int_of(digits, base)
-  local v = 0
+-- Digits in a base, as a Lua integer with the sign applied, or BIGINT when
+-- the value leaves 64 bits. The magnitude is gathered as a negative number,
+-- so that -2^63 (which fits) does not overflow on the way.
+local function int_of(digits, base, neg)
+  local v, min = 0, math.mininteger
   for ch in digits:gsub("_", ""):gmatch(".") do
     local d = tonumber(ch, 16)
-    if v > (math.maxinteger - d) // base then return yaml11.BIGINT end
-    v = v * base + d
+    -- v * base - d must stay >= min: v >= ceil((min + d) / base).
+    local q, r = (min + d) // base, (min + d) % base
+    if v < q or (r ~= 0 and v == q) then return yaml11.BIGINT end
+    v = v * base - d
+  end
+  if neg then return v end
+  if v == min then return yaml11.BIGINT end
+  return -v
+end
+
+-- PyYAML's base-60 groups after the first: one or more ":[0-5]?[0-9]",
+-- nothing else ("1:60" and "1:5_9" stay strings).
+local function base60_tail(tail)
+  return tail ~= "" and tail:gsub(":[0-5]?[0-9]", "") == ""
+end
+
+-- "1:30:15" (base 60, PyYAML's sexagesimal), without its sign: an integer,
+-- or BIGINT past 64 bits (as a float with 'as_float', which cannot overflow).
+local function sexagesimal(s, as_float)
+  local v = as_float and 0.0 or 0
+  for part in s:gmatch("[^:]+") do
+    local digits = part:gsub("_", "")
+    if #digits > 18 then return yaml11.BIGINT end   -- tonumber would give a float
+    local d = tonumber(digits)
+    if not as_float and v > (math.maxinteger - d) // 60 then return yaml11.BIGINT end
+    v = v * 60 + d
   end
   return v
 end
 
--- "1:30:15" (base 60, PyYAML's sexagesimal), without its sign.
-local function sexagesimal(s)
-  local v = 0
-  for part in s:gmatch("[^:]+") do v = v * 60 + tonumber((part:gsub("_", ""))) end
-  return v
-end
-
-local function is_float(body)
-  return body:match("^[0-9][0-9_]*%.[0-9_]*$")
-         or body:match("^[0-9][0-9_]*%.[0-9_]*[eE][-+][0-9]+$")
-         or body:match("^%.[0-9_]+$") or body:match("^%.[0-9_]+[eE][-+][0-9]+$")
+-- The float forms of the resolver, sign removed; 'signed' tells whether
+-- there was one, because ".5" takes none ("-.5" is a string in PyYAML).
+local function is_float(body, signed)
+  if body:match("^[0-9][0-9_]*%.[0-9_]*$")
+     or body:match("^[0-9][0-9_]*%.[0-9_]*[eE][-+][0-9]+$") then
+    return true
+  end
+  return not signed and (body:match("^%.[0-9_]+$") or body:match("^%.[0-9_]+[eE][-+][0-9]+$"))
 end
 
 function yaml11.scalar(s)
@@ -53,25 +76,28 @@ function yaml11.scalar(s)
   local neg = sign == "-"
   local v
   if body:match("^0b[01_]+$") then
-    v = int_of(body:sub(3), 2)
+    v = int_of(body:sub(3), 2, neg)
   elseif body:match("^0x[0-9a-fA-F_]+$") then
-    v = int_of(body:sub(3), 16)
+    v = int_of(body:sub(3), 16, neg)
   elseif body:match("^0[0-7_]+$") then
-    v = int_of(body, 8)
+    v = int_of(body, 8, neg)
   elseif body == "0" or body:match("^[1-9][0-9_]*$") then
-    v = int_of(body, 10)
-  elseif body:match("^[1-9][0-9_]*:[0-5]?[0-9]") and body:match("^[0-9_:]+$") then
-    v = sexagesimal(body)
+    v = int_of(body, 10, neg)
+  else
+    local head, tail = body:match("^([1-9][0-9_]*)(:[0-9:]*)$")
+    if head and base60_tail(tail) then
+      v = sexagesimal(body)
+      if v ~= yaml11.BIGINT and neg then v = -v end
+    end
   end
-  if v == yaml11.BIGINT then return v end
-  if v then return neg and -v or v end
-  if is_float(body) then
+  if v then return v end
+  if is_float(body, sign ~= "") then
     local f = tonumber((body:gsub("_", ""))) + 0.0
     return neg and -f or f
   end
-  if body:match("^[0-9][0-9_]*:[0-5]?[0-9][0-9_:]*%.[0-9_]*$") then
-    local whole, frac = body:match("^(.-)(%.[0-9_]*)$")
-    local f = sexagesimal(whole) + (tonumber((frac:gsub("_", ""))) or 0.0)
+  local head, tail, frac = body:match("^([0-9][0-9_]*)(:[0-9:]*)(%.[0-9_]*)$")
+  if head and base60_tail(tail) then
+    local f = sexagesimal(head .. tail, true) + (tonumber((frac:gsub("_", ""))) or 0.0)
     return neg and -f or f
   end
   if body == ".inf" or body == ".Inf" or body == ".INF" then

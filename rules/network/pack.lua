@@ -296,9 +296,8 @@ function NW.resolve(scn)
   return models.network.scenario(scn)
 end
 
--- lib/yaml_set.lua, compiled on the first call: its definitions replace these.
-function NW.yaml_scalar(...) require("yaml_set") return NW.yaml_scalar(...) end
-function NW.apply_sets(...) require("yaml_set") return NW.apply_sets(...) end
+-- lib/scenario_sets.lua, compiled on the first call: its definition replaces this.
+function NW.apply_sets(...) require("scenario_sets") return NW.apply_sets(...) end
 
 -- ---- interventions (spec 3.2) ---------------------------------------------------------------
 
@@ -684,5 +683,5 @@ NW.problem_list = problem_list
 NW.show = show
 NW.type_name = type_name
 
--- What lib/yaml_set.lua reads from this file.
+-- What lib/scenario_sets.lua reads from this file.
 NW.STRINGS = STRINGS

@@ -3,6 +3,7 @@
 local py = require "py"
 local verbs = require "verbs"
 local jv = require "json_values"
+local yaml11 = require "yaml11"
 
 local array, null = jv.array, jv.null
 
@@ -29,7 +30,7 @@ local function parse_sets(list)
     if not path or path == "" then
       usage("--set", ("--set takes PATH=VALUE (got %s)"):format(py.repr(item)))
     end
-    sets[#sets + 1] = { path = path, value = NW.yaml_scalar(text), text = item }
+    sets[#sets + 1] = { path = path, value = yaml11.scalar(text), text = item }
   end
   return sets
 end
@@ -65,6 +66,14 @@ local function scenario_of(args)
                 message = ("--set names no scenario field %s"):format(py.repr(bad.path)) } })
     end
     touched = t
+    -- Python's int has no bound and no scenario field takes one this large.
+    for _, st in ipairs(sets) do
+      if st.value == yaml11.BIGINT then
+        raise({ { rule = "input.type", argument = "--set", path = "/" .. st.path:gsub("%.", "/"),
+                  message = ("%s must be within its range; the value is beyond 64 bits")
+                            :format(st.path) } })
+      end
+    end
   end
   local scn, problems = NW.convert(doc, {})
   if not scn then

@@ -406,67 +406,54 @@ Test(sandbox, findings_and_positions)
 	probe_free(&p);
 }
 
-/* engine.nonstring_keys: depth first, document order, nothing searched
- * below a non-string key, each map named by its own pointer. */
-Test(sandbox, nonstring_keys_walk)
+/* Load a probe whose rule body is 'body' (it reports one message), run it on
+ * the YAML 'text' and assert that message. */
+static void expect_message_on(const char *body, const char *text, const char *want)
 {
-	static const char text[] =
-		"kind: demo-item\n"
-		"a:\n  1: x\n  b:\n  - {~: 1, c: {true: 2}}\n"
-		"2.5:\n  3: not searched\n";
 	struct yaml_limits lim;
 	struct yaml_file f;
 	struct probe p;
 	struct diag err;
+	char src[4096];
 
-	cr_assert_eq(probe_load(&p,
-				"engine.rule { id = 'probe.x', kind = 'demo-item', severity = 'error',\n"
-				"  summary = 'probe', check = function(doc, ctx)\n"
-				"  local out = {}\n"
-				"  for _, b in ipairs(engine.nonstring_keys(doc)) do\n"
-				"    out[#out + 1] = engine.path(b.map) .. '|' .. engine.type(b.key)\n"
-				"  end\n"
-				"  ctx:fail(doc, nil, table.concat(out, ','))\n"
-				"  end }\n",
-				&err), 0, "%s", err.msg);
+	snprintf(src, sizeof src,
+		 "engine.rule { id = 'probe.x', kind = 'demo-item', severity = 'error',\n"
+		 "  summary = 'probe', check = function(doc, ctx)\n%s\nend }\n", body);
+	cr_assert_eq(probe_load(&p, src, &err), 0, "%s", err.msg);
 	yaml_limits_default(&lim);
 	yaml_file_init(&f);
 	diag_init(&err);
-	cr_assert_eq(yaml_load(&f, text, sizeof text - 1, YAML_SINGLE, &lim, 0, &err), 0,
+	cr_assert_eq(yaml_load(&f, text, strlen(text), YAML_SINGLE, &lim, 0, &err), 0,
 		     "%s", err.msg);
 	cr_assert_eq(probe_run_doc(&p, f.docs[0]), 1);
-	cr_assert_str_eq(p.fs.items[0].message,
-			 "/a|int,/a/b/0|null,/a/b/0/c|bool,|float");
+	cr_assert_str_eq(p.fs.items[0].message, want);
 	yaml_file_release(&f);
 	probe_free(&p);
+}
+
+/* engine.nonstring_keys: depth first, document order, nothing searched
+ * below a non-string key, each map named by its own pointer. */
+Test(sandbox, nonstring_keys_walk)
+{
+	expect_message_on("local out = {}\n"
+			  "for _, b in ipairs(engine.nonstring_keys(doc)) do\n"
+			  "  out[#out + 1] = engine.path(b.map) .. '|' .. engine.type(b.key)\n"
+			  "end\n"
+			  "ctx:fail(doc, nil, table.concat(out, ','))",
+			  "kind: demo-item\n"
+			  "a:\n  1: x\n  b:\n  - {~: 1, c: {true: 2}}\n"
+			  "2.5:\n  3: not searched\n",
+			  "/a|int,/a/b/0|null,/a/b/0/c|bool,|float");
 }
 
 /* Views are cached below their parent: the same container read twice is the
  * same view, and an alias's one node read from two places keeps two paths. */
 Test(sandbox, view_cache_keeps_alias_paths)
 {
-	static const char text[] = "kind: demo-item\na: &x {k: [1]}\nb: *x\n";
-	struct yaml_limits lim;
-	struct yaml_file f;
-	struct probe p;
-	struct diag err;
-
-	cr_assert_eq(probe_load(&p,
-				"engine.rule { id = 'probe.x', kind = 'demo-item', severity = 'error',\n"
-				"  summary = 'probe', check = function(doc, ctx)\n"
-				"  ctx:fail(doc, nil, engine.path(doc.a.k) .. ' ' .. engine.path(doc.b.k) ..\n"
-				"    ' ' .. tostring(rawequal(doc.a.k, doc.a.k)) .. ' ' .. tostring(doc.a == doc.b))\n"
-				"  end }\n",
-				&err), 0, "%s", err.msg);
-	yaml_limits_default(&lim);
-	yaml_file_init(&f);
-	diag_init(&err);
-	cr_assert_eq(yaml_load(&f, text, sizeof text - 1, YAML_SINGLE, &lim, 0, &err), 0,
-		     "%s", err.msg);
-	cr_assert_eq(probe_run_doc(&p, f.docs[0]), 1);
-	cr_assert_str_eq(p.fs.items[0].message, "/a/k /b/k true true");
-	yaml_file_release(&f);
-	probe_free(&p);
+	expect_message_on("ctx:fail(doc, nil, engine.path(doc.a.k) .. ' ' .. engine.path(doc.b.k) ..\n"
+			  "  ' ' .. tostring(rawequal(doc.a.k, doc.a.k)) .. ' ' .. tostring(doc.a == doc.b))",
+			  "kind: demo-item\na: &x {k: [1]}\nb: *x\n",
+			  "/a/k /b/k true true");
 }
 
 Test(sandbox, allocation_failure_injection)

@@ -211,15 +211,30 @@ static int l_object(lua_State *L)
 		return luaL_error(L, "engine.object takes key, value pairs (got %d arguments)", n);
 	for (i = 1; i <= n; i += 2)
 		luaL_checktype(L, i, LUA_TSTRING);
-	sb_new_object(L);
+	sb_new_object(L);               /* n + 1 */
+	/* The order record once, its list and set held on the stack, rather
+	 * than looked up again for every key (sb_object_note_key): JSON verbs
+	 * build thousands of these objects. */
+	sb_object_order(L, n + 1, 1);   /* n + 2 */
+	lua_rawgeti(L, n + 2, 1);       /* n + 3: key list */
+	lua_rawgeti(L, n + 2, 2);       /* n + 4: key set */
 	for (i = 1; i <= n; i += 2) {
 		if (lua_isnil(L, i + 1))
 			continue;
-		sb_object_note_key(L, n + 1, i);
+		lua_pushvalue(L, i);
+		if (lua_rawget(L, n + 4) == LUA_TNIL) {
+			lua_pushvalue(L, i);
+			lua_pushboolean(L, 1);
+			lua_rawset(L, n + 4);
+			lua_pushvalue(L, i);
+			lua_rawseti(L, n + 3, (lua_Integer)lua_rawlen(L, n + 3) + 1);
+		}
+		lua_pop(L, 1);
 		lua_pushvalue(L, i);
 		lua_pushvalue(L, i + 1);
 		lua_rawset(L, n + 1);
 	}
+	lua_settop(L, n + 1);
 	return 1;
 }
 

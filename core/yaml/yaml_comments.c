@@ -144,6 +144,11 @@ int yaml_scan_comments(struct yaml_file *f, const struct yaml_span *spans,
 	s.f = f;
 	f->comments = NULL;
 	f->ncomments = 0;
+	/* Every comment starts with '#' (the UTF-8 text has no other byte of
+	 * that value): with none, there is nothing to find, and most files
+	 * a linter reads carry no comment at all. */
+	if (!memchr(f->text, '#', f->len))
+		return 0;
 	if (mark_line(&s, 1) < 0)
 		goto fail;
 	while (p < end) {

@@ -1,7 +1,7 @@
 -- verbs.lua: what the verbs of the `infragate PACK VERB` programs share
--- (spec/core.md 2.6, 5.9): the nine-key error entry and the exit-2 error
--- output, input failures raised deep inside a verb and turned into that
--- output at its edge, and option-list builders; document reading and
+-- (spec/core.md 2.6, 5.9): input failures raised deep inside a verb and
+-- turned into the exit-2 error output at its edge (made by
+-- lua/verbs_errors.lua), and option-list builders; document reading and
 -- Python float()/int() parsing of option text through lua/verbs_input.lua.
 -- One copy, so the error document and the number parsing cannot drift
 -- apart between packs. Loaded like py.lua:
@@ -10,51 +10,16 @@ local verbs = {}
 
 -- ---- errors (core.md 2.6) -------------------------------------------------------------------
 
--- An error entry with all nine keys of core.md 2.6.
-function verbs.entry(e)
-  local o = engine.object()
-  o.id = e.rule
-  o.rule = e.rule
-  o.severity = "error"
-  o.message = e.message
-  o.file = e.file or engine.null
-  o.line = e.line or engine.null
-  o.column = e.column or engine.null
-  o.path = e.path or engine.null
-  o.argument = e.argument or engine.null
-  return o
-end
-
 -- The pack's fail(args, out, verb, errors): end the verb with exit 2, the
 -- error document (JSON) or one stderr line per problem (text), nothing on
 -- stdout. opts.synopsis maps a verb to its one-line synopsis, noted under
 -- a cli.usage error in text mode; opts.file_needs_line makes a file
--- without a line print as the command, not as the file.
+-- without a line print as the command, not as the file. The output is
+-- made by lua/verbs_errors.lua, compiled only by a run that fails.
 function verbs.failer(pack, opts)
   opts = opts or {}
-  local synopsis = opts.synopsis or {}
   return function(args, out, verb, errors)
-    if args.format == "json" then
-      local list = engine.array()
-      for i, e in ipairs(errors) do list[i] = verbs.entry(e) end
-      out:json(engine.object("pack", pack, "errors", list))
-    else
-      for _, e in ipairs(errors) do
-        local where
-        if e.file and e.line then
-          where = ("%s:%d:%d"):format(e.file, e.line, e.column)
-        elseif e.file and not opts.file_needs_line then
-          where = e.file
-        else
-          where = "infragate " .. pack .. " " .. verb
-        end
-        out:note(("%s: error[%s]: %s"):format(where, e.rule, e.message))
-        if e.rule == "cli.usage" and synopsis[verb] then
-          out:note("usage: infragate " .. pack .. " " .. verb .. " " .. synopsis[verb])
-        end
-      end
-    end
-    return 2
+    return require("verbs_errors").fail(pack, opts, args, out, verb, errors)
   end
 end
 

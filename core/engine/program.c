@@ -131,6 +131,18 @@ int engine_program(struct engine *e, const char *name, int argc, char **argv,
 		rc = -1;
 		goto done;
 	}
+	diag_init(&err);
+	if (sandbox_complete_verbs(w.sb, pack, argc, argv, &err) < 0) {
+		size_t i;
+
+		/* The verb named first is the one whose module failed. */
+		for (i = 0; argc > 0 && i < prog->nverbs; i++)
+			if (strcmp(prog->verbs[i].name, argv[0]) == 0)
+				engine_out_set_verb(o, argv[0]);
+		engine_out_error(o, diag_id(&err), NULL, 0, 0, NULL, "%s", err.msg);
+		rc = -1;
+		goto done;
+	}
 	/* With abbreviations allowed, --form json is --format json too. */
 	fmt = ap_scan_format(argc, argv, prog->syntax.abbrev == AP_UNIQUE_PREFIX);
 	o->json = fmt && strcmp(fmt, "json") == 0;

@@ -1233,6 +1233,123 @@ static enum sb_outcome push_run(struct sandbox *sb, struct sb_pack *p, size_t vi
 	return out;
 }
 
+/* ---- verbs whose options live in their module ----------------------------- */
+
+/*
+ * Protected: require the module of lazy verb 'vi' and take what it
+ * returned, its run function or { options = {...}, run = function }.
+ * Arguments: the pack's require, the module name, the pack (light
+ * userdata), vi. Leaves the run function.
+ */
+static int l_complete_verb(lua_State *L)
+{
+	struct sb_pack *p = lua_touserdata(L, 3);
+	size_t vi = (size_t)lua_tointeger(L, 4);
+
+	lua_pushvalue(L, 1);
+	lua_pushvalue(L, 2);
+	lua_call(L, 1, 1); /* 5: what the module returned */
+	if (lua_type(L, 5) == LUA_TFUNCTION)
+		return 1;
+	if (lua_type(L, 5) != LUA_TTABLE)
+		return luaL_error(L, "it returned %s; a verb's module returns its run function, "
+				  "or { options = {...}, run = function }", luaL_typename(L, 5));
+	lua_pushnil(L);
+	while (lua_next(L, 5)) {
+		/* lua_tostring only on a string key: it would convert a
+		 * number in place and upset lua_next. */
+		if (lua_type(L, -2) != LUA_TSTRING ||
+		    (strcmp(lua_tostring(L, -2), "options") != 0 &&
+		     strcmp(lua_tostring(L, -2), "run") != 0))
+			return luaL_error(L, "its table has the key %s; a verb's table holds only "
+					  "options and run",
+					  lua_type(L, -2) == LUA_TSTRING
+						  ? lua_pushfstring(L, "'%s'", lua_tostring(L, -2))
+						  : luaL_tolstring(L, -2, NULL));
+		lua_pop(L, 1);
+	}
+	if (lua_getfield(L, 5, "options") == LUA_TTABLE)
+		sb_read_verb_options(L, p, vi, -1);
+	else if (!lua_isnil(L, -1))
+		return luaL_error(L, "options must be a list of option tables, not %s",
+				  luaL_typename(L, -1));
+	if (lua_getfield(L, 5, "run") != LUA_TFUNCTION)
+		return luaL_error(L, "run must be a function, not %s", luaL_typename(L, -1));
+	return 1;
+}
+
+/* Which lazy verbs a run must read before parsing argv: only the verb that
+ * argv names first, when it does (`infragate power decide ...`); every one
+ * when the first argument may be an option of any verb (a program with
+ * options before the verb, a default verb or select flags); none
+ * otherwise, since then no verb can be chosen (help, or a usage error). */
+enum { COMPLETE_NONE = -1, COMPLETE_ALL = -2 };
+
+static int verbs_to_complete(lua_State *L, const struct sb_pack *p, int argc, char **argv)
+{
+	size_t i;
+	int before;
+
+	for (i = 0; argc > 0 && i < p->nverbs; i++)
+		if (strcmp(p->verbs[i].name, argv[0]) == 0)
+			return (int)i;
+	if (p->prog.syntax.default_verb)
+		return COMPLETE_ALL;
+	for (i = 0; i < p->nverbs; i++)
+		if (p->verbs[i].nselect)
+			return COMPLETE_ALL;
+	before = lua_rawgeti(L, LUA_REGISTRYINDEX, p->before_ref) == LUA_TTABLE;
+	lua_pop(L, 1);
+	return before ? COMPLETE_ALL : COMPLETE_NONE;
+}
+
+int sandbox_complete_verbs(struct sandbox *sb, const char *pack, int argc, char **argv,
+			   struct diag *err)
+{
+	lua_State *L = sb->L;
+	struct sb_pack *p = sb_find_pack(sb, pack);
+	char msg[DIAG_MSG_MAX];
+	int only;
+	size_t vi;
+
+	if (!p || !p->has_program)
+		return 0;
+	only = verbs_to_complete(L, p, argc, argv);
+	for (vi = 0; vi < p->nverbs && only != COMPLETE_NONE; vi++) {
+		enum sb_outcome out;
+
+		if (!p->vx[vi].lazy || (only >= 0 && (size_t)only != vi))
+			continue;
+		sb->in_command = 1;
+		sb->cur_pack = p;
+		sb->cur_verb = p->verbs[vi].name;
+		lua_pushcfunction(L, l_complete_verb);
+		sb_push_env(sb, p);
+		lua_getfield(L, -1, "require");
+		lua_remove(L, -2);
+		lua_rawgeti(L, LUA_REGISTRYINDEX, p->vx[vi].run_ref);
+		lua_pushlightuserdata(L, p);
+		lua_pushinteger(L, (lua_Integer)vi);
+		out = sb_pcall(sb, 4, 1, sb->lim.command_instructions, msg, sizeof msg);
+		sb->in_command = 0;
+		sb->cur_pack = NULL;
+		sb->cur_verb = NULL;
+		sb->pending.kind = 0;
+		sb_command_reset(sb);
+		if (out != SB_OK) {
+			lua_rawgeti(L, LUA_REGISTRYINDEX, p->vx[vi].run_ref);
+			diag_set(err, out == SB_BUDGET ? DIAG_E_BUDGET : DIAG_E_PACK, 0, 0,
+				 "verb '%s' of program '%s' (module '%s'): %s", p->verbs[vi].name,
+				 p->prog.name, lua_tostring(L, -1), msg);
+			lua_pop(L, 1);
+			return -1;
+		}
+		lua_rawseti(L, LUA_REGISTRYINDEX, p->vx[vi].run_ref);
+		p->vx[vi].lazy = 0;
+	}
+	return 0;
+}
+
 int sandbox_run_verb(struct sandbox *sb, const char *pack,
 		     const struct ap_result *res, struct sb_output *o,
 		     struct diag *err)

@@ -729,16 +729,17 @@ static int l_program(lua_State *L)
 		lua_pop(L, 1);
 		/* before_verb: kept in the program table for verbs to read. */
 	}
-	/* The syntax table (or nil) stays at -1 for before_verb. */
-	/* The program object: a userdata whose 'verb' method adds verbs; its
-	 * user value is the before_verb list. */
-	lua_newuserdatauv(L, 1, 1);
+	/* The syntax table (or nil) is at -1: its before_verb list is kept
+	 * for every verb's options, those read later from a verb's module
+	 * included. */
+	if (lua_type(L, -1) == LUA_TTABLE &&
+	    lua_getfield(L, -1, "before_verb") == LUA_TTABLE)
+		p->before_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+	else if (lua_type(L, -1) != LUA_TNIL)
+		lua_pop(L, 1);
+	/* The program object: a userdata whose 'verb' method adds verbs. */
+	lua_newuserdatauv(L, 0, 0);
 	luaL_setmetatable(L, SB_KEY_PROG_MT);
-	if (lua_type(L, -2) == LUA_TTABLE)
-		lua_getfield(L, -2, "before_verb");
-	else
-		lua_pushnil(L);
-	lua_setiuservalue(L, -2, 1);
 	return 1;
 }
 
@@ -993,12 +994,12 @@ static void link_shorthands(lua_State *L, struct ap_option *opts, size_t n)
 }
 
 /* Whether long option 'name' is listed in the program's before_verb. */
-static int is_before_verb(lua_State *L, int prog, const char *name)
+static int is_before_verb(lua_State *L, const struct sb_pack *p, const char *name)
 {
 	lua_Integer i, n;
 	int r = 0;
 
-	if (lua_getiuservalue(L, prog, 1) == LUA_TTABLE) {
+	if (lua_rawgeti(L, LUA_REGISTRYINDEX, p->before_ref) == LUA_TTABLE) {
 		n = (lua_Integer)lua_rawlen(L, -1);
 		for (i = 1; i <= n && !r; i++) {
 			lua_rawgeti(L, -1, i);
@@ -1011,6 +1012,29 @@ static int is_before_verb(lua_State *L, int prog, const char *name)
 	return r;
 }
 
+void sb_read_verb_options(lua_State *L, struct sb_pack *p, size_t vi, int ot)
+{
+	struct ap_verb *v = &p->verbs[vi];
+	struct ap_option *opts;
+	lua_Integer i, n;
+
+	ot = lua_absindex(L, ot);
+	n = (lua_Integer)lua_rawlen(L, ot);
+	opts = calloc((size_t)n + 1, sizeof *opts);
+	if (!opts)
+		luaL_error(L, "out of memory");
+	v->options = opts;
+	for (i = 1; i <= n; i++) {
+		if (lua_rawgeti(L, ot, i) != LUA_TTABLE)
+			luaL_error(L, "prog:verb: options must be tables");
+		v->noptions = (size_t)i;
+		convert_option(L, &opts[i - 1], 0);
+		opts[i - 1].before_verb = is_before_verb(L, p, opts[i - 1].name);
+		lua_pop(L, 1);
+	}
+	link_shorthands(L, opts, v->noptions);
+}
+
 /* prog:verb{...} */
 static int l_prog_verb(lua_State *L)
 {
@@ -1020,14 +1044,14 @@ static int l_prog_verb(lua_State *L)
 	lua_Integer i, n;
 	const char *name;
 	size_t k;
-	int spec;
+	int spec, has_options;
 
 	luaL_checkudata(L, 1, SB_KEY_PROG_MT);
 	luaL_checktype(L, 2, LUA_TTABLE);
 	lua_settop(L, 2);
-	lua_pushvalue(L, 1); /* 3: the program */
-	lua_pushvalue(L, 2); /* 4: the spec */
-	spec = 4;
+	/* check_fields reads the table at 1; the spec stays at 'spec' while
+	 * 1 is reused for the operands table. */
+	spec = 2;
 	lua_pushvalue(L, spec);
 	lua_replace(L, 1);
 	check_fields(L, "prog:verb", verb_fields);
@@ -1096,35 +1120,21 @@ static int l_prog_verb(lua_State *L)
 		}
 	}
 	lua_pop(L, 1);
-	if (lua_getfield(L, spec, "options") == LUA_TTABLE) {
-		struct ap_option *opts;
-		int ot = lua_gettop(L);
-
-		n = (lua_Integer)lua_rawlen(L, ot);
-		opts = calloc((size_t)n + 1, sizeof *opts);
-		if (!opts)
-			return luaL_error(L, "out of memory");
-		v->options = opts;
-		for (i = 1; i <= n; i++) {
-			if (lua_rawgeti(L, ot, i) != LUA_TTABLE)
-				return luaL_error(L, "prog:verb: options must be tables");
-			v->noptions = (size_t)i;
-			convert_option(L, &opts[i - 1], 0);
-			opts[i - 1].before_verb = is_before_verb(L, 3, opts[i - 1].name);
-			lua_pop(L, 1);
-		}
-		link_shorthands(L, opts, v->noptions);
-	}
+	has_options = lua_getfield(L, spec, "options") == LUA_TTABLE;
+	if (has_options)
+		sb_read_verb_options(L, p, p->nverbs - 1, lua_gettop(L));
 	lua_pop(L, 1);
 	p->vx[p->nverbs - 1].lint = field_bool(L, spec, "lint", 0);
 	lua_getfield(L, spec, "run");
 	if (lua_type(L, -1) == LUA_TSTRING) {
 		/* A module name: compiled when the verb first runs (5.9), but
-		 * a name that leads nowhere is a load error now. */
+		 * a name that leads nowhere is a load error now. Without
+		 * options here, the module may declare them. */
 		if (!sb_module_exists(sb_of(L), p, lua_tostring(L, -1)))
 			return luaL_error(L, "prog:verb '%s': run module '%s' is neither the pack's "
 					  "lib/ module nor a lua/ helper", v->name,
 					  lua_tostring(L, -1));
+		p->vx[p->nverbs - 1].lazy = !has_options;
 	} else if (lua_type(L, -1) != LUA_TFUNCTION) {
 		return luaL_error(L, "prog:verb '%s': run must be a function or a module name",
 				  v->name);

@@ -348,6 +348,14 @@ void sandbox_collected_free(struct sb_collected *items, size_t n);
 const struct ap_program *sandbox_program(const struct sandbox *sb,
 					 const char *pack);
 
+/* Read the options of the verbs that declared theirs in their module (a
+ * verb with `run = "module"` and no `options`), compiling those modules:
+ * only the verb argv names first when it names one, else every such verb.
+ * Call before parsing argv against sandbox_program(). Returns 0, or -1 with
+ * 'err' (engine.pack) naming the verb and what its module got wrong. */
+int sandbox_complete_verbs(struct sandbox *sb, const char *pack, int argc, char **argv,
+			   struct diag *err);
+
 /* What a verb run produced. */
 struct sb_output {
 	struct sbuf out;         /* stdout text (out:write, reports) */

@@ -83,6 +83,10 @@ struct sb_named_ref {
 struct sb_verb_extra {
 	int run_ref;
 	int lint;
+	/* The verb declared no options and names a module: its options, if
+	 * any, come from that module, read when the verb is about to parse
+	 * (sb_complete_verb), so a run compiles only its own verb's. */
+	int lazy;
 };
 
 struct sb_pack {
@@ -102,6 +106,7 @@ struct sb_pack {
 	size_t nreports;
 	/* The program. */
 	int has_program;
+	int before_ref;          /* the program's syntax.before_verb list, or LUA_NOREF */
 	struct ap_program prog;
 	struct ap_verb *verbs;
 	struct sb_verb_extra *vx;
@@ -251,6 +256,10 @@ int sb_require(lua_State *L);
 /* Whether require(name) from pack 'p' would find a file (it may still fail
  * to compile or run); an invalid name does not exist. */
 int sb_module_exists(const struct sandbox *sb, const struct sb_pack *p, const char *name);
+
+/* Read the options table at index 'ot' into verb 'vi' of pack 'p' (raises
+ * on a malformed option, naming it). Only once per verb. */
+void sb_read_verb_options(lua_State *L, struct sb_pack *p, size_t vi, int ot);
 
 /* Freeze a pack's top level: a new global raises from now on. */
 void sb_freeze(struct sandbox *sb, struct sb_pack *p);

@@ -146,6 +146,7 @@ static struct sb_pack *pack_new(struct sandbox *sb, const struct pack_desc *pd)
 	p->active = 1;
 	p->env_ref = p->base_ref = p->loaded_ref = LUA_NOREF;
 	p->registry_fn_ref = LUA_NOREF;
+	p->before_ref = LUA_NOREF;
 	v = realloc(sb->packs, (sb->npacks + 1) * sizeof *v);
 	if (!p->desc.name || !p->desc.dir || !p->desc.chunk_dir ||
 	    !p->info.name || !p->info.version || !v) {
@@ -203,10 +204,20 @@ static int apply_mutation(struct sandbox *sb, struct sb_pack *p,
 	for (i = 0; i < p->nmutations; i++) {
 		if (strcmp(p->mutations[i].name, name) != 0)
 			continue;
+		struct sb_pack *was_pack = sb->cur_pack;
+		int was_validation = sb->in_validation;
+		enum sb_outcome out;
+
+		/* A mutation is validation code: it may read the pack's data
+		 * (engine.data), as the figures it breaks do. */
+		sb->in_validation = 1;
+		sb->cur_pack = p;
 		lua_rawgeti(sb->L, LUA_REGISTRYINDEX, p->mutations[i].ref);
 		sb_push_env(sb, p);
-		if (sb_pcall(sb, 1, 0, sb->lim.command_instructions, msg,
-			     sizeof msg) != SB_OK) {
+		out = sb_pcall(sb, 1, 0, sb->lim.command_instructions, msg, sizeof msg);
+		sb->in_validation = was_validation;
+		sb->cur_pack = was_pack;
+		if (out != SB_OK) {
 			diag_set(err, DIAG_E_ERROR, 0, 0, "mutation '%s' failed: %s",
 				 name, msg);
 			return -1;

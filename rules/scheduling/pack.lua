@@ -8,7 +8,6 @@
 -- call. The rules are rules.lua, compiled only by a run that reads rules (a
 -- lint, not `scheduling stranded`).
 local py = require "py"
-local yaml11 = require "yaml11"
 
 engine.pack {
   summary   = "stranded capacity, scheduler simulation, capacity requests and scheduler policies",
@@ -81,10 +80,13 @@ local TYPE_WORDS = { int = "an integer", number = "a number", bool = "a boolean"
 
 -- Why v is not a valid value of field f, or nil. Values come from a document
 -- view or from lua/yaml11.lua (a --set value), so ints are Lua integers, or
--- yaml11.BIGINT past 64 bits.
+-- yaml11.BIGINT past 64 bits. That sentinel is a table: only a table can be
+-- it, so only then is yaml11 compiled to compare (a run without --set never
+-- compiles it).
 function SCHED.bad_value(f, v)
   local ty, name = f[2], f[1]
-  if v == yaml11.BIGINT and (ty == "int" or ty == "number") then
+  if type(v) == "table" and (ty == "int" or ty == "number")
+     and v == require("yaml11").BIGINT then
     return ("%s must be within its range; the value is beyond 64 bits"):format(name)
   end
   local ok
@@ -220,18 +222,27 @@ end
 
 function SCHED.mean(xs) return models.scheduling.mean(xs) end
 
--- The presets of 5.2.3 (pack data), each scenario with defaults filled.
-SCHED.PRESETS = {}
-for _, p in ipairs(engine.data("presets.yaml")) do
-  local given = SCHED.plain_fields(SCHED.STRANDED_FIELDS, p.scenario)
-  given.name, given.description = p.name, p.description
-  SCHED.PRESETS[#SCHED.PRESETS + 1] = { name = p.name, description = p.description,
-                                        scenario = SCHED.resolved(SCHED.STRANDED_FIELDS, given) }
+-- The presets of 5.2.3 (pack data, presets.yaml), each scenario with
+-- defaults filled, in byte order of their names (3.7). Read on first use
+-- by a verb or a validation figure, so that a run that names no preset
+-- never parses the file; a validation mutation may edit what this returns.
+local presets
+function SCHED.presets()
+  if presets then return presets end
+  local list = {}
+  for _, p in ipairs(engine.data("presets.yaml", { plain = true })) do
+    local given = SCHED.plain_fields(SCHED.STRANDED_FIELDS, p.scenario)
+    given.name, given.description = p.name, p.description
+    list[#list + 1] = { name = p.name, description = p.description,
+                        scenario = SCHED.resolved(SCHED.STRANDED_FIELDS, given) }
+  end
+  table.sort(list, function(a, b) return a.name < b.name end)
+  presets = list
+  return presets
 end
-table.sort(SCHED.PRESETS, function(a, b) return a.name < b.name end)
 
 function SCHED.preset(name)
-  for _, p in ipairs(SCHED.PRESETS) do
+  for _, p in ipairs(SCHED.presets()) do
     if p.name == name then return p end
   end
   return nil

@@ -7,10 +7,11 @@
 -- luacheck: read globals SCHED VARIANT
 local py = require "py"
 local cli_base = require "cli.base"
+local cli_input = require "cli.input"
 
 local float, array, CONFIG = cli_base.float, cli_base.array, cli_base.CONFIG
 local limited, limit_check = cli_base.limited, cli_base.limit_check
-local input_error, config_json = cli_base.input_error, cli_base.config_json
+local input_error, config_json = cli_input.input_error, cli_base.config_json
 local metrics_json = cli_base.metrics_json
 
 local M = {}

@@ -1,17 +1,21 @@
 -- infragate scheduling compare: difference of two capacity reports made on
 -- identical inputs.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
 local studies = require "studies"
+local cli_options = require "cli.options"
+local cli_input = require "cli.input"
+local cli_edge = require "cli.edge"
 
 local CONFIG = cli_base.CONFIG
-local input_error = cli_base.input_error
-local load_doc = cli_base.load_doc
+local input_error = cli_input.input_error
+local load_doc = cli_input.load_doc
 local close = studies.close
 local digest = studies.digest
-local guarded = cli_shared.guarded
+local guarded = cli_edge.guarded
 local scenario_inputs = cli_shared.scenario_inputs
 
 local function refuse(file, path, message)
@@ -104,7 +108,9 @@ local function same(a, b)
          == digest(engine.type(b) == "lua" and b or engine.plain(b))
 end
 
-return guarded("compare", function(args, out)
+local options = { cli_options.fmt_opt() }
+
+local run = guarded("compare", function(args, out)
   local fb, fc = args.operands[1], args.operands[2]
   local base = compare_operand(fb)
   local cand = compare_operand(fc)
@@ -150,3 +156,5 @@ return guarded("compare", function(args, out)
   end
   return 0
 end)
+
+return { options = options, run = run }

@@ -1,9 +1,12 @@
 -- infragate scheduling grid: the headline experiment: 4 scenarios x 3 policies
 -- x seeds.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
+local cli_options = require "cli.options"
+local cli_edge = require "cli.edge"
 
 local float = cli_base.float
 local money = cli_base.money
@@ -12,10 +15,10 @@ local limited = cli_base.limited
 local limit_check = cli_base.limit_check
 local resolve_config = cli_base.resolve_config
 local metrics_json = cli_base.metrics_json
-local guarded = cli_shared.guarded
-local strict_finding = cli_shared.strict_finding
-local finish = cli_shared.finish
-local findings_array = cli_shared.findings_array
+local guarded = cli_edge.guarded
+local strict_finding = cli_edge.strict_finding
+local finish = cli_edge.finish
+local findings_array = cli_edge.findings_array
 local CENSORED = cli_shared.CENSORED
 local censored_message = cli_shared.censored_message
 local seeds_arg = cli_shared.seeds_arg
@@ -38,7 +41,13 @@ local function mean_sd(rows)
   return mean, sd
 end
 
-return guarded("grid", function(args, out)
+local options = {
+  { "--days", type = "int", default = 30, metavar = "N", help = "horizon in days" },
+  { "--seeds", type = "string", metavar = "S,S,...", help = "seeds (default 42,43,44)" },
+  cli_options.CONFIG_OPT, cli_options.SET_OPT, cli_options.fmt_opt(), cli_options.STRICT_OPT,
+}
+
+local run = guarded("grid", function(args, out)
   local seeds = seeds_arg(args, { 42, 43, 44 })
   local base = resolve_config(args, { horizon_days = args.days })
   local rows, agg, findings, lines = engine.array(), engine.array(), {}, {}
@@ -100,3 +109,5 @@ return guarded("grid", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

@@ -1,14 +1,17 @@
 -- infragate scheduling inference: single-device inference service model, or
 -- the built-in 72-run sweep.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
-local cli_shared = require "cli.shared"
+local cli_options = require "cli.options"
+local cli_input = require "cli.input"
+local cli_edge = require "cli.edge"
 
 local float = cli_base.float
-local input_error = cli_base.input_error
-local load_doc = cli_base.load_doc
-local guarded = cli_shared.guarded
+local input_error = cli_input.input_error
+local load_doc = cli_input.load_doc
+local guarded = cli_edge.guarded
 
 local REQ_KEYS = { "arrival_s", "input_tokens", "output_tokens", "cached_prefix_tokens" }
 
@@ -183,7 +186,13 @@ local function inference_text(r)
   return table.concat(lines)
 end
 
-return guarded("inference", function(args, out)
+local options = {
+  { "--scenario", type = "path", metavar = "FILE", help = "an inference-scenario" },
+  { "--sweep", type = "flag", help = "run the 72 built-in scenarios" },
+  cli_options.fmt_opt(),
+}
+
+local run = guarded("inference", function(args, out)
   if (args.scenario ~= nil) == (args.sweep == true) then
     engine.usage(args.scenario and "--sweep" or "--scenario",
                  "give exactly one of --scenario FILE and --sweep")
@@ -221,3 +230,5 @@ return guarded("inference", function(args, out)
   end
   return 0
 end)
+
+return { options = options, run = run }

@@ -1,13 +1,15 @@
 -- infragate scheduling philly: workload-shape validation of a Philly job log:
 -- temporal split, sizes.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
-local cli_base = require "cli.base"
-local cli_shared = require "cli.shared"
+local cli_options = require "cli.options"
+local cli_input = require "cli.input"
+local cli_edge = require "cli.edge"
 
-local input_error = cli_base.input_error
-local load_doc = cli_base.load_doc
-local guarded = cli_shared.guarded
+local input_error = cli_input.input_error
+local load_doc = cli_input.load_doc
+local guarded = cli_edge.guarded
 
 local function days_from_civil(y, m, d)
   y = m <= 2 and y - 1 or y
@@ -176,7 +178,13 @@ local function philly(doc, cutoff_text, file)
     "calibration", cs, "validation", vs, "held_out_size_total_variation", 0.5 * tv)
 end
 
-return guarded("philly", function(args, out)
+local options = {
+  { "--cutoff", type = "string", default = "2017-11-20", metavar = "YYYY-MM-DD",
+    help = "calibration before, validation on or after this date" },
+  cli_options.fmt_opt(),
+}
+
+local run = guarded("philly", function(args, out)
   parse_cutoff(args.cutoff)    -- a usage error comes before reading the log
   local doc = load_doc(args.operands[1], "philly-job-log", true)
   local r = philly(doc, args.cutoff, args.operands[1])
@@ -209,3 +217,5 @@ return guarded("philly", function(args, out)
   out:write(table.concat(lines))
   return 0
 end)
+
+return { options = options, run = run }

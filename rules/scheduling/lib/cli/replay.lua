@@ -1,15 +1,18 @@
 -- infragate scheduling replay: conserving capacity ledger of one policy run.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
-local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
 local studies = require "studies"
+local cli_options = require "cli.options"
+local cli_input = require "cli.input"
+local cli_edge = require "cli.edge"
 
-local load_doc = cli_base.load_doc
-local guarded = cli_shared.guarded
-local strict_finding = cli_shared.strict_finding
-local finish = cli_shared.finish
-local findings_array = cli_shared.findings_array
+local load_doc = cli_input.load_doc
+local guarded = cli_edge.guarded
+local strict_finding = cli_edge.strict_finding
+local finish = cli_edge.finish
+local findings_array = cli_edge.findings_array
 local scenario_inputs = cli_shared.scenario_inputs
 
 local function synthetic_findings(args, report, doc, file)
@@ -60,7 +63,9 @@ local REPORT_ORDER = { "schema_version", "evidence_kind", "run_id", "provenance"
                        "productive_fraction_of_nominal", "productive_fraction_of_envelope",
                        "workloads", "assumptions" }
 
-return guarded("replay", function(args, out)
+local options = { cli_options.SET_OPT, cli_options.fmt_opt(), cli_options.STRICT_OPT }
+
+local run = guarded("replay", function(args, out)
   local file = args.operands[1]
   local doc = load_doc(file, "capacity-replay", false)
   local cfg, policy, workloads = scenario_inputs(doc, file, args.set)
@@ -76,3 +81,5 @@ return guarded("replay", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

@@ -1,21 +1,32 @@
 -- infragate scheduling sensitivity: factorial ablation of demand tracking and
 -- elasticity.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
 local studies = require "studies"
+local cli_options = require "cli.options"
+local cli_edge = require "cli.edge"
 
 local array = cli_base.array
-local guarded = cli_shared.guarded
-local strict_finding = cli_shared.strict_finding
-local finish = cli_shared.finish
-local findings_array = cli_shared.findings_array
+local guarded = cli_edge.guarded
+local strict_finding = cli_edge.strict_finding
+local finish = cli_edge.finish
+local findings_array = cli_edge.findings_array
 local CENSORED = cli_shared.CENSORED
 local censored_message = cli_shared.censored_message
 local seeds_arg = cli_shared.seeds_arg
 
-return guarded("sensitivity", function(args, out)
+local options = {
+  { "--days", type = "int", default = 14, min = 1, max = 366, metavar = "N",
+    help = "horizon in days" },
+  { "--seeds", type = "string", metavar = "S,S,...", help = "seeds (default 0..11)" },
+  { "--runs", type = "flag", help = "also print every run" },
+  cli_options.fmt_opt(), cli_options.STRICT_OPT,
+}
+
+local run = guarded("sensitivity", function(args, out)
   local default = {}
   for i = 0, 11 do default[#default + 1] = i end
   local seeds = seeds_arg(args, default)
@@ -54,3 +65,5 @@ return guarded("sensitivity", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

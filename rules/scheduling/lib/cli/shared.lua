@@ -1,40 +1,17 @@
--- What several of infragate scheduling's verbs use: compiled with the first verb that
--- needs it, never for a verb that does not.
-local verbs = require "verbs"
+-- What several of infragate scheduling's simulation verbs use (seed lists,
+-- the censored-wait finding, replay scenarios): compiled with the first verb
+-- that needs it, never for a verb that does not.
+local cli_input = require "cli.input"
 local cli_base = require "cli.base"
 
 local CONFIG = cli_base.CONFIG
-local input_error = cli_base.input_error
-local take_fields = cli_base.take_fields
-local apply_sets = cli_base.apply_sets
-local cross_errors = cli_base.cross_errors
+local input_error = cli_input.input_error
+local take_fields = cli_input.take_fields
+local apply_sets = cli_input.apply_sets
+local cross_errors = cli_input.cross_errors
 local limit_check = cli_base.limit_check
 
 local MAX_SEEDS = 64
-
--- Input errors (power.md 2.5): raised from deep inside a verb and printed by
--- the shared verb guard (lua/verbs.lua), so that an entry can name the option
--- it came from (`argument`), which the engine's own input errors cannot carry.
-local fail = verbs.failer("scheduling")
-
-local guarded = verbs.guard(fail)
-
--- A strict finding of a model verb (6.4): a warning, an error under --strict.
-local function strict_finding(args, id, message, path, o)
-  o = o or {}
-  return engine.object("rule", id, "severity", args.strict and "error" or "warning",
-                       "message", message, "file", o.file or engine.null,
-                       "line", o.line or engine.null, "column", o.column or engine.null,
-                       "path", path)
-end
-
-local finish = verbs.finish
-
-local function findings_array(list)
-  local a = engine.array()
-  for i, f in ipairs(list) do a[i] = f end
-  return a
-end
 
 local function parse_list(option, text, parse)
   local items = {}
@@ -93,12 +70,6 @@ local function scenario_inputs(doc, file, sets)
 end
 
 return {
-  MAX_SEEDS = MAX_SEEDS,
-  fail = fail,
-  guarded = guarded,
-  strict_finding = strict_finding,
-  finish = finish,
-  findings_array = findings_array,
   parse_list = parse_list,
   seed_item = seed_item,
   CENSORED = CENSORED,

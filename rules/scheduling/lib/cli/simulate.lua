@@ -1,19 +1,22 @@
 -- infragate scheduling simulate: one simulation per policy on one cluster
 -- config and seed.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
+local cli_options = require "cli.options"
+local cli_edge = require "cli.edge"
 
 local limited = cli_base.limited
 local limit_check = cli_base.limit_check
 local resolve_config = cli_base.resolve_config
 local config_json = cli_base.config_json
 local metrics_json = cli_base.metrics_json
-local guarded = cli_shared.guarded
-local strict_finding = cli_shared.strict_finding
-local finish = cli_shared.finish
-local findings_array = cli_shared.findings_array
+local guarded = cli_edge.guarded
+local strict_finding = cli_edge.strict_finding
+local finish = cli_edge.finish
+local findings_array = cli_edge.findings_array
 local parse_list = cli_shared.parse_list
 local CENSORED = cli_shared.CENSORED
 local censored_message = cli_shared.censored_message
@@ -45,7 +48,16 @@ local function metrics_text(m)
             py.fixed(m.mean_wait_h, 2))
 end
 
-return guarded("simulate", function(args, out)
+local options = {
+  { "--policy", type = "string", default = "all", metavar = "P[,P...]|all",
+    help = "policies to run: " .. table.concat(SCHED.POLICIES, ", ") .. " or all" },
+  cli_options.CONFIG_OPT, cli_options.SET_OPT, cli_options.SEED_OPT, cli_options.DAYS_OPT,
+  { "--no-tracking", type = "flag", help = "intent controller keeps the static reservation" },
+  { "--no-elasticity", type = "flag", help = "no job is elastic" },
+  cli_options.fmt_opt(), cli_options.STRICT_OPT,
+}
+
+local run = guarded("simulate", function(args, out)
   local policies = args.policy == "all" and SCHED.POLICIES
                    or parse_list("--policy", args.policy, policy_item)
   local has_intent = false
@@ -84,3 +96,5 @@ return guarded("simulate", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

@@ -1,41 +1,62 @@
 -- infragate scheduling stranded: three-layer stranded-capacity calculator for
 -- one fleet and window.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
-local cli_base = require "cli.base"
-local cli_shared = require "cli.shared"
+local cli_options = require "cli.options"
+local cli_edge = require "cli.edge"
 
-local money = cli_base.money
-local STRANDED = cli_base.STRANDED
-local origin_of = cli_base.origin_of
-local load_doc = cli_base.load_doc
-local take_fields = cli_base.take_fields
-local apply_sets = cli_base.apply_sets
-local cross_errors = cli_base.cross_errors
-local guarded = cli_shared.guarded
-local strict_finding = cli_shared.strict_finding
-local finish = cli_shared.finish
-local findings_array = cli_shared.findings_array
+local money = SCHED.money
+local STRANDED = SCHED.STRANDED_FIELDS
+local guarded = cli_edge.guarded
+local strict_finding = cli_edge.strict_finding
+local finish = cli_edge.finish
+local findings_array = cli_edge.findings_array
+
+-- The preset --preset names, nil without one; a name that is none of the
+-- presets is a usage error (3.7: exact names only).
+local function preset_of(name)
+  if name == nil then return nil end
+  local p = SCHED.preset(name)
+  if p then return p end
+  local names = {}
+  for i, q in ipairs(SCHED.presets()) do names[i] = q.name end
+  engine.usage("--preset", ("--preset: '%s' is not one of %s")
+                           :format(name, table.concat(names, ", ")))
+end
+
+-- Reading documents and --set items (lib/cli/input.lua) is compiled only by
+-- a run that has one, or a problem to report: a preset or a run at the
+-- defaults needs neither.
+local function input() return require "cli.input" end
+
+-- Where a resolved field came from: {file, line, column}, or {} (a flag,
+-- a preset, a default).
+local function origin_of(origins, key)
+  return origins[key] or {}
+end
 
 local function resolve_stranded(args)
   local given, origins = {}, {}
-  local preset = args.preset and SCHED.preset(args.preset)
+  local preset = preset_of(args.preset)
   local others = false
   local weight_given = false
   if preset then
     for _, f in ipairs(STRANDED) do given[f[1]] = preset.scenario[f[1]] end
   end
   if args.config then
-    local doc = load_doc(args.config, "stranded-scenario")
+    local doc = input().load_doc(args.config, "stranded-scenario")
     local before = {}
-    take_fields(STRANDED, doc, args.config, before, origins)
+    input().take_fields(STRANDED, doc, args.config, before, origins)
     for k, v in pairs(before) do
       given[k] = v
       if k ~= "usd_per_gpu_hour" then others = true end
       if k == "degradation_weight" then weight_given = true end
     end
   end
-  apply_sets(STRANDED, args.set, given, origins, "", args.set_via)
+  if #args.set > 0 then
+    input().apply_sets(STRANDED, args.set, given, origins, "", args.set_via)
+  end
   for _, item in ipairs(args.set or {}) do
     local key = item:match("^([^=]+)=")
     if key ~= "usd_per_gpu_hour" then others = true end
@@ -56,7 +77,8 @@ local function resolve_stranded(args)
     given.description = "a scenario given on the command line"
   end
   local s = SCHED.resolved(STRANDED, given)
-  cross_errors(SCHED.stranded_cross(s), origins, "")
+  local problems = SCHED.stranded_cross(s)
+  if #problems > 0 then input().cross_errors(problems, origins, "") end
   return s, origins, weight_given
 end
 
@@ -81,7 +103,32 @@ local function stranded_text(s, r)
   return table.concat(lines)
 end
 
-return guarded("stranded", function(args, out)
+-- Each flag is a --set of its field in its argv place (4.1): expands_to
+-- appends "field=value" to args.set, and args.set_via names the flag.
+local FLAGS = {
+  { "--gpus", "gpus", "int" }, { "--window-hours", "window_hours" },
+  { "--hard-outage-hours", "hard_outage_hours" }, { "--degraded-hours", "degraded_hours" },
+  { "--degradation-weight", "degradation_weight" },
+  { "--allocation-efficiency", "allocation_efficiency" },
+  { "--productive-ratio", "productive_ratio" }, { "--usd-per-gpu-hour", "usd_per_gpu_hour" },
+}
+
+-- --preset is checked by the verb against the pack's presets (3.7), read
+-- only when a run names one.
+local options = {
+  { "--preset", metavar = "NAME",
+    help = "start from a worked example (`infragate scheduling presets` lists the six)" },
+  cli_options.CONFIG_OPT,
+}
+for _, fl in ipairs(FLAGS) do
+  options[#options + 1] = { fl[1], type = fl[3] or "float", finite = false, metavar = "X",
+                            help = "set " .. fl[2], expands_to = "--set " .. fl[2] .. "=" }
+end
+for _, o in ipairs({ cli_options.SET_OPT, cli_options.fmt_opt(), cli_options.STRICT_OPT }) do
+  options[#options + 1] = o
+end
+
+local run = guarded("stranded", function(args, out)
   local s, origins, weight_given = resolve_stranded(args)
   local r = SCHED.stranded(s)
   local findings = {}
@@ -115,3 +162,5 @@ return guarded("stranded", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

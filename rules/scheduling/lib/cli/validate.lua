@@ -1,12 +1,14 @@
 -- infragate scheduling validate: the validation registry: 17 points, declined
 -- anchors, mutations.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
-local cli_shared = require "cli.shared"
+local cli_options = require "cli.options"
+local cli_edge = require "cli.edge"
 
 local array = cli_base.array
-local guarded = cli_shared.guarded
+local guarded = cli_edge.guarded
 
 -- The model each point exercises and the references of 7.1 (the pack's
 -- own validate verb prints both; 4a and 4b are cited by no point).
@@ -53,7 +55,19 @@ local function g4(x)
   return ("%.4g"):format(x)
 end
 
-return guarded("validate", function(args, out)
+-- The registry's mutations (7.3), in the order --help lists them.
+local MUTATIONS = { "intent-is-rigid", "tiered-kills", "flat-sizes", "rsc1-rate-13",
+                    "checkpoint-every-step", "equal-loads", "small-vs-small",
+                    "intent-peak-provisioned", "alibaba-after-unoptimized",
+                    "medians-as-means", "no-elasticity" }
+
+local options = {
+  { "--mutate", type = "choice", choices = MUTATIONS, metavar = "NAME",
+    help = "break one mechanism on purpose: " .. table.concat(MUTATIONS, ", ") },
+  cli_options.fmt_opt(),
+}
+
+local run = guarded("validate", function(args, out)
   local entry = engine.validate { mutation = args.mutate }
   local counts = { calibrated = 0, emergent = 0, sanity = 0 }
   local passed, exercising = 0, 0
@@ -101,3 +115,5 @@ return guarded("validate", function(args, out)
   out:write(table.concat(lines))
   return entry.ok and 0 or 1
 end)
+
+return { options = options, run = run }

@@ -1,17 +1,22 @@
 -- infragate scheduling workload: expected work per job, arrival rate and the
 -- generated job stream.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
-local cli_shared = require "cli.shared"
 local studies = require "studies"
+local cli_options = require "cli.options"
+local cli_edge = require "cli.edge"
 
 local limit_check = cli_base.limit_check
 local resolve_config = cli_base.resolve_config
 local config_json = cli_base.config_json
-local guarded = cli_shared.guarded
+local guarded = cli_edge.guarded
 
-return guarded("workload", function(args, out)
+local options = { cli_options.CONFIG_OPT, cli_options.SET_OPT, cli_options.SEED_OPT,
+                  cli_options.DAYS_OPT, cli_options.fmt_opt() }
+
+local run = guarded("workload", function(args, out)
   local cfg = resolve_config(args)
   limit_check(cfg)
   local f = studies.workload_figures(cfg)
@@ -44,3 +49,5 @@ return guarded("workload", function(args, out)
   out:write(table.concat(lines))
   return 0
 end)
+
+return { options = options, run = run }

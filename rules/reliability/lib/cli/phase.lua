@@ -27,6 +27,19 @@ local function int_list(option, text, lo)
   return list
 end
 
+-- A in the text grid: its 4-dp value (Python's round, half-even on the exact
+-- binary value, as the ETTR fields are rounded) rounded to 3 decimals with
+-- ties away from zero. The spec's reference table (4.4) was printed this way:
+-- rounding A once gives 40 of its 42 cells, and the other two are the only
+-- cells whose A lies less than 5e-5 short of a tie in the third decimal
+-- (k = 2, b = 16: -0.056475 -> -0.0565 -> -0.057; k = 64, b = 32:
+-- 0.007475 -> 0.0075 -> +0.008). The JSON keeps A unrounded.
+local function advantage_text(a)
+  local int, first3, fourth = ("%.4f"):format(math.abs(a)):match("^(%d+)%.(%d%d%d)(%d)$")
+  local units = tonumber(int .. first3) + (fourth >= "5" and 1 or 0)
+  return ("%s%d.%03d"):format(a < 0 and "-" or "+", units // 1000, units % 1000)
+end
+
 return guarded("phase", function(args, out)
   local blasts = int_list("--blasts", args.blasts, 1)
   local pools = int_list("--pools", args.pools, 0)
@@ -80,7 +93,7 @@ return guarded("phase", function(args, out)
     lines[#lines + 1] = table.concat(row) .. "\n"
     for i, k in ipairs(pools) do
       row = { ("%-12d"):format(k) }
-      for j in ipairs(blasts) do row[#row + 1] = ("%+8.3f"):format(A[i][j]) end
+      for j in ipairs(blasts) do row[#row + 1] = ("%8s"):format(advantage_text(A[i][j])) end
       lines[#lines + 1] = table.concat(row) .. "\n"
     end
     out:write(table.concat(lines))

@@ -1,5 +1,6 @@
--- What infragate power's declarations (commands.lua) and its verbs' code both
--- use: option lists, defaults and their helpers.
+-- What several of infragate power's verbs declare and use: option lists,
+-- the fleet result's keys and their JSON. Each verb's module declares its
+-- own options from these (spec/core.md 5.9).
 local verbs = require "verbs"
 
 local FORMATS = { "text", "json" }
@@ -33,12 +34,19 @@ local RESULT_KEYS = { "seed", "hours_curtailed", "eligible_hours", "curtailed_fr
   "saving_dollars", "saving_pct", "gross_avoided_dollars", "saving_from_top1pct_hours_frac",
   "max_price_mwh" }
 
+-- The result fields `sweep --field` may average: every result key but the seed.
 local NUMERIC_FIELDS = {}
+for i = 2, #RESULT_KEYS do NUMERIC_FIELDS[#NUMERIC_FIELDS + 1] = RESULT_KEYS[i] end
 
 local function keyed(t, keys)
   local o = engine.object()
   for _, k in ipairs(keys) do o[k] = t[k] end
   return o
+end
+
+-- A fleet result as the JSON object of 4.5, in key order.
+local function result_json(res)
+  return keyed(res, RESULT_KEYS)
 end
 
 return {
@@ -55,4 +63,5 @@ return {
   RESULT_KEYS = RESULT_KEYS,
   NUMERIC_FIELDS = NUMERIC_FIELDS,
   keyed = keyed,
+  result_json = result_json,
 }

@@ -1,8 +1,10 @@
 -- infragate power breakeven: break-even spread for job lengths, break-even
 -- length for spreads.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local usage = cli_shared.usage
 local guarded = cli_shared.guarded
@@ -29,7 +31,11 @@ local function float_list(option, text, lo, hi)
   return list
 end
 
-return guarded("breakeven", function(args, out)
+local options = cli_base.with(cli_base.JOB_OPTS,
+  { "--length-h", type = "string", metavar = "L1,L2,...", help = "job lengths, h" },
+  { "--spread", type = "string", metavar = "S1,S2,...", help = "price spreads, $/MWh" })
+
+local run = guarded("breakeven", function(args, out)
   local lengths = args.length_h and float_list("--length-h", args.length_h, 0, 1e7) or nil
   local spreads = args.spread and float_list("--spread", args.spread, -1e6, 1e6) or nil
   local job = job_input(args)
@@ -70,3 +76,5 @@ return guarded("breakeven", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

@@ -1,10 +1,12 @@
 -- infragate power causal: online curtailment controller over a price list
 -- (file or generated).
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
 
 local verbs = require "verbs"
+local cli_base = require "cli.base"
 local usage = cli_shared.usage
 local guarded = cli_shared.guarded
 local fleet_input = cli_shared.fleet_input
@@ -32,7 +34,13 @@ local function load_prices(path)
   return prices
 end
 
-return guarded("causal", function(args, out)
+local options = cli_base.with(cli_base.FLEET_OPTS,
+  { "--prices", type = "path", metavar = "FILE", help = "a price-series document" },
+  { "--cheap-threshold", type = "float", default = 50.0, min = 0, max = 1e6, metavar = "X",
+    help = "catch-up price, $/MWh (default 50)" },
+  { "--actions", type = "flag", help = "list every hour's action" })
+
+local run = guarded("causal", function(args, out)
   local cfg, origin = fleet_input(args, true)
   local prices, source
   if args.prices then
@@ -87,7 +95,7 @@ return guarded("causal", function(args, out)
       doc.actions = acts
     end
     doc.limitations = PW.array(LIMITATIONS)
-    doc.oracle = oracle and PW.result_json(oracle) or engine.null
+    doc.oracle = oracle and cli_base.result_json(oracle) or engine.null
     doc.ratio_to_oracle = ratio
     doc.findings = findings
     out:json(doc)
@@ -118,3 +126,5 @@ return guarded("causal", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

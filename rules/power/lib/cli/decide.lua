@@ -1,8 +1,10 @@
 -- infragate power decide: move versus stay for one job and its remaining
 -- length.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local guarded = cli_shared.guarded
 local job_input = cli_shared.job_input
@@ -10,7 +12,11 @@ local finding = cli_shared.finding
 local finish = cli_shared.finish
 local job_json = cli_shared.job_json
 
-return guarded("decide", function(args, out)
+local options = cli_base.with(cli_base.JOB_OPTS,
+  { "--length-h", type = "float", required = true, min = 0, max = 1e7, metavar = "L",
+    help = "remaining length, h" })
+
+local run = guarded("decide", function(args, out)
   local job = job_input(args)
   local L = args.length_h + 0.0
   local dec = models.power.decide(job, L, VARIANT)
@@ -56,3 +62,5 @@ return guarded("decide", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

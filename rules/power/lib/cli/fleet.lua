@@ -1,6 +1,7 @@
 -- infragate power fleet: offline (full-foresight) curtailment of a fleet over
 -- one price series.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
@@ -18,7 +19,9 @@ local DETAIL_KEYS = { "budget_hours", "top1pct_hours", "budget_binds", "flex_mw"
   "aware_cost_dollars", "saving_dollars", "saving_frac", "gross_avoided_dollars",
   "gross_from_top1pct_dollars" }
 
-return guarded("fleet", function(args, out)
+local options = cli_base.FLEET_OPTS
+
+local run = guarded("fleet", function(args, out)
   local cfg, origin = fleet_input(args)
   local res, detail = models.power.fleet(cfg, nil, VARIANT)
   local findings = engine.array()
@@ -27,7 +30,7 @@ return guarded("fleet", function(args, out)
     local d = keyed(detail, DETAIL_KEYS)
     d.curtailed_hours = PW.array(detail.curtailed_hours)
     out:json(engine.object("pack", "power", "config", config_json(cfg),
-      "result", PW.result_json(res), "detail", d, "findings", findings))
+      "result", cli_base.result_json(res), "detail", d, "findings", findings))
   else
     local t = {}
     for _, k in ipairs(RESULT_KEYS) do
@@ -40,3 +43,5 @@ return guarded("fleet", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

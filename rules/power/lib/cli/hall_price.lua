@@ -1,14 +1,18 @@
 -- infragate power hall-price: expected price of halls with weekly spike hours
 -- folded in.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local usage = cli_shared.usage
 local guarded = cli_shared.guarded
 local pyfloat = cli_shared.pyfloat
 
-return guarded("hall-price", function(args, out)
+local options = { cli_base.format_opt() }
+
+local run = guarded("hall-price", function(args, out)
   local rows, t = engine.array(), {}
   for i, item in ipairs(args.operands) do
     local parts = {}
@@ -41,3 +45,5 @@ return guarded("hall-price", function(args, out)
   end
   return 0
 end)
+
+return { options = options, run = run }

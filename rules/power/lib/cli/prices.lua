@@ -1,7 +1,9 @@
 -- infragate power prices: the synthetic hourly price series of a fleet config.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local guarded = cli_shared.guarded
 local fleet_input = cli_shared.fleet_input
@@ -9,7 +11,9 @@ local finish = cli_shared.finish
 local truncated_finding = cli_shared.truncated_finding
 local config_json = cli_shared.config_json
 
-return guarded("prices", function(args, out)
+local options = cli_base.FLEET_OPTS
+
+local run = guarded("prices", function(args, out)
   local cfg, origin = fleet_input(args)
   local prices, spikes = models.power.prices(cfg)
   local findings = engine.array()
@@ -35,3 +39,5 @@ return guarded("prices", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

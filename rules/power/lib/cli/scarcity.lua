@@ -1,7 +1,9 @@
 -- infragate power scarcity: value of moving off a site before a price spike.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local guarded = cli_shared.guarded
 local job_input = cli_shared.job_input
@@ -9,7 +11,13 @@ local finding = cli_shared.finding
 local finish = cli_shared.finish
 local job_json = cli_shared.job_json
 
-return guarded("scarcity", function(args, out)
+local options = cli_base.with(cli_base.JOB_OPTS,
+  { "--spike-price", type = "float", default = 5000.0, min = -1e6, max = 1e6, metavar = "P",
+    help = "spike price, $/MWh (default 5000)" },
+  { "--spike-hours", type = "float", default = 12.0, min_exclusive = 0, max = 8760,
+    metavar = "H", help = "spike length, h (default 12)" })
+
+local run = guarded("scarcity", function(args, out)
   local job = job_input(args)
   local P, H = args.spike_price + 0.0, args.spike_hours + 0.0
   local sc = models.power.scarcity(job, P, H, VARIANT)
@@ -41,3 +49,5 @@ return guarded("scarcity", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

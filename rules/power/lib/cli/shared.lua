@@ -2,7 +2,6 @@
 -- needs it, never for a verb that does not.
 local py = require "py"
 local verbs = require "verbs"
-local yaml11 = require "yaml11"
 
 local fail = verbs.failer("power")
 
@@ -10,8 +9,17 @@ local raise, usage, guarded = verbs.raise, verbs.usage, verbs.guard(fail)
 
 local pyfloat = verbs.pyfloat
 
-local yaml_scalar = yaml11.scalar
-local BIGINT = yaml11.BIGINT
+-- lua/yaml11.lua types --set text; it is compiled only by a run that has
+-- some, so these reach it on demand.
+local function yaml_scalar(text)
+  return require("yaml11").scalar(text)
+end
+
+-- Whether v is yaml11's sentinel for an integer beyond 64 bits: a table,
+-- so no other value needs yaml11 compiled to be told apart from it.
+local function is_bigint(v)
+  return type(v) == "table" and v == require("yaml11").BIGINT
+end
 
 -- Lua writes a float with a '.', an exponent, "inf" or "nan"; an integer
 -- with digits only (math.type is outside the sandbox's minimal std).
@@ -20,7 +28,7 @@ local function is_integer(v)
 end
 
 local function type_name(v)
-  if v == BIGINT then return "int" end
+  if is_bigint(v) then return "int" end
   if v == engine.null then return "null" end
   if is_integer(v) then return "int" end
   if type(v) == "number" then return "float" end
@@ -30,7 +38,7 @@ end
 
 -- The problem with value v for field f, or nil.
 local function field_problem(f, v)
-  if v == BIGINT and (f.type == "number" or f.type == "int") then
+  if (f.type == "number" or f.type == "int") and is_bigint(v) then
     return ("%s must be within its range; the value is beyond 64 bits"):format(f.name)
   end
   local tn = type_name(v)
@@ -73,6 +81,7 @@ local function resolve_input(args, kind, fields)
   if args.config then verbs.config_document(args.config, kind, values, origin) end
   local sets = {}
   for _, s in ipairs(args.set or {}) do sets[#sets + 1] = s end
+  if #sets == 0 then return PW.resolve(fields, values), origin end
   verbs.apply_sets(sets, values, origin, {
     field = function(key) return key ~= "kind" and field_named(fields, key) or nil end,
     unknown = function(key) return ("unknown field '%s' for %s"):format(key, kind) end,

@@ -1,8 +1,11 @@
 -- infragate power span: stay / stitch / move ledger for a scale-across
 -- scenario.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local item_lib = require "items"
+local cli_base = require "cli.base"
 
 local raise = cli_shared.raise
 local guarded = cli_shared.guarded
@@ -45,14 +48,20 @@ local function hall_json(h, expected)
   return o
 end
 
-return guarded("span", function(args, out)
+local options = {
+  { "--scenario", type = "path", required = true, metavar = "FILE",
+    help = "a scale-across-proposal document" },
+  cli_base.STRICT_OPT, cli_base.format_opt(),
+}
+
+local run = guarded("span", function(args, out)
   local doc = load_scenario(args.scenario)
   local s = PW.scenario_of(doc)
   local L = PW.ledger(s)
   local check = engine.null
   local has = { activation = engine.has(doc, "activation_gb_per_step"),
                 cut = engine.has(doc, "cut") }
-  local items = PW.span_items(s, L, doc.action, has)
+  local items = item_lib.span_items(s, L, doc.action, has)
   if doc.action ~= nil then
     local rule = engine.null
     for _, it in ipairs(items) do
@@ -67,7 +76,7 @@ return guarded("span", function(args, out)
   local findings = engine.array()
   if L.deadline_rounding then
     local w = engine.where(doc.job, "deadline_h")
-    findings[1] = finding(args, "power.strict.deadline-rounding", PW.deadline_message(s, L),
+    findings[1] = finding(args, "power.strict.deadline-rounding", item_lib.deadline_message(s, L),
       { file = args.scenario, line = w.line, column = w.column, path = "/job/deadline_h" })
   end
   local opts = engine.array()
@@ -108,3 +117,5 @@ return guarded("span", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

@@ -1,8 +1,10 @@
 -- infragate power sweep: seed-mean of one fleet result field while one config
 -- field varies.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local raise = cli_shared.raise
 local usage = cli_shared.usage
@@ -17,7 +19,15 @@ local truncated_finding = cli_shared.truncated_finding
 
 local MAX_SWEEP_HOURS = 2e9
 
-return guarded("sweep", function(args, out)
+local options = cli_base.with(cli_base.FLEET_OPTS,
+  { "--vary", type = "string", required = true, metavar = "KEY=V1,V2,...",
+    help = "the config field to vary and its values" },
+  { "--field", type = "choice", choices = cli_base.NUMERIC_FIELDS, default = "saving_pct",
+    help = "the result field to average (default saving_pct)" },
+  { "--seeds", type = "int", default = 24, min = 1, max = 1000, metavar = "N",
+    help = "seeds 0..N-1 (default 24)" })
+
+local run = guarded("sweep", function(args, out)
   local key, list = args.vary:match("^([^=]+)=(.*)$")
   if not key then usage("--vary", "--vary takes KEY=V1,V2,...") end
   if key == "seed" or key == "kind" or not field_named(FLEET_FIELDS, key) then
@@ -83,3 +93,5 @@ return guarded("sweep", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

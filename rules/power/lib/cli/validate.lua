@@ -1,6 +1,8 @@
 -- infragate power validate: the validation registry (spec/power.md 7).
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
+local cli_base = require "cli.base"
 
 -- The registry runs through engine.validate; the model label of each point
 -- (7.2 column `model`) and the references of 7.1 are the pack's own (the
@@ -93,7 +95,15 @@ local function validate_output(res, args, out)
   return res.ok and 0 or 1
 end
 
-return function(args, out)
+local options = {
+  { "--mutate", type = "string", metavar = "NAME",
+    help = "run with a mutation that must turn its points red" },
+  cli_base.format_opt(),
+}
+
+local function run(args, out)
   local res = engine.validate { pack = "power", mutation = args.mutate }
   return validate_output(res, args, out)
 end
+
+return { options = options, run = run }

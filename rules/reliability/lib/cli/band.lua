@@ -1,15 +1,25 @@
 -- infragate reliability band: check ETTR values against the one-sided
 -- published band [0.85, 0.90).
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local usage = cli_shared.usage
 local guarded = cli_shared.guarded
 local pyfloat = cli_shared.pyfloat
 local finish = cli_shared.finish
 
-return guarded("band", function(args, out)
+local options = {
+  { "--floor", type = "float", default = 0.85, metavar = "F",
+    help = "lowest value in band (default 0.85)" },
+  { "--bound", type = "float", default = 0.90, metavar = "B",
+    help = "the published bound, excluded (default 0.90)" },
+  cli_base.STRICT_OPT, cli_base.format_opt(),
+}
+
+local run = guarded("band", function(args, out)
   local F, B = args.floor + 0.0, args.bound + 0.0
   if F >= B then
     usage("--floor", ("--floor %s must be below --bound %s"):format(py.repr(F), py.repr(B)))
@@ -34,3 +44,5 @@ return guarded("band", function(args, out)
   end
   return finish(args, out, findings, all and 0 or 1)
 end)
+
+return { options = options, run = run }

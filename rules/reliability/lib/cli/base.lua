@@ -1,5 +1,6 @@
--- What infragate reliability's declarations (commands.lua) and its verbs' code both
--- use: option lists, defaults and their helpers.
+-- The option tables several of infragate reliability's verbs declare. Each
+-- verb's module declares its own options from these (spec/core.md 5.9), so a
+-- run compiles only its verb's.
 local verbs = require "verbs"
 
 local FORMATS = { "text", "json" }

@@ -1,13 +1,24 @@
 -- infragate reliability checkpoint: Young / Daly optimum interval and the
 -- overhead of a declared interval.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local guarded = cli_shared.guarded
 local config_input = cli_shared.config_input
 local finish = cli_shared.finish
 
-return guarded("checkpoint", function(args, out)
+local options = cli_base.with(cli_base.CONFIG_OPTS,
+  { "--pair", type = "choice", choices = { "blocking", "overlapped" }, default = "blocking",
+    help = "the config's checkpoint pair (default blocking)" },
+  { "--write-h", type = "float", min = 0, metavar = "W", help = "write stall, h" },
+  { "--mtbf-h", type = "float", min_exclusive = 0, metavar = "M", help = "event MTBF, h" },
+  { "--reload-h", type = "float", min = 0, metavar = "R", help = "restart time, h" },
+  { "--interval-h", type = "float", min_exclusive = 0, metavar = "C",
+    help = "checkpoint interval, h" })
+
+local run = guarded("checkpoint", function(args, out)
   local c = config_input(args)
   local policy = args.pair == "overlapped" and "elastic" or "manual"
   local pc, pw = REL.pair(c, policy)
@@ -52,3 +63,5 @@ return guarded("checkpoint", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

@@ -1,5 +1,6 @@
 -- infragate reliability events: the latent fault timeline of a config.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_base = require "cli.base"
 local cli_shared = require "cli.shared"
@@ -18,7 +19,14 @@ local function pairs_array(list)
   return a
 end
 
-return guarded("events", function(args, out)
+local options = cli_base.with(cli_base.CONFIG_OPTS,
+  { "--first", type = "int", default = 5, min = 0, max = MAX_LISTED, metavar = "N",
+    help = "list the first N events (default 5)" },
+  { "--last", type = "int", default = 2, min = 0, max = MAX_LISTED, metavar = "N",
+    help = "list the last N events (default 2)" },
+  { "--all", type = "flag", help = "list every event" })
+
+local run = guarded("events", function(args, out)
   local c, origin = config_input(args)
   if args.all and REL.expected_events(c) > MAX_LISTED then
     raise({ { rule = "input.limit", argument = "--all",
@@ -63,3 +71,5 @@ return guarded("events", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

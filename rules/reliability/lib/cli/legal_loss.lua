@@ -1,14 +1,22 @@
 -- infragate reliability legal-loss: elastic legal-shape loss for given down-
 -- node counts.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local usage = cli_shared.usage
 local guarded = cli_shared.guarded
 local pyint = cli_shared.pyint
 local finish = cli_shared.finish
 
-return guarded("legal-loss", function(args, out)
+local options = {
+  { "--granularity", type = "int", default = 8, min = 1, metavar = "G",
+    help = "nodes per data-parallel replica (default 8)" },
+  cli_base.STRICT_OPT, cli_base.format_opt(),
+}
+
+local run = guarded("legal-loss", function(args, out)
   local rows, text = engine.array(), {}
   for i, item in ipairs(args.operands) do
     local dtext, gtext = item:match("^([^:]*):(.*)$")
@@ -32,3 +40,5 @@ return guarded("legal-loss", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

@@ -1,8 +1,10 @@
 -- infragate reliability phase: where warm spares beat elastic shrink: blast
 -- radius x pool size.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local raise = cli_shared.raise
 local usage = cli_shared.usage
@@ -40,7 +42,17 @@ local function advantage_text(a)
   return ("%s%d.%03d"):format(a < 0 and "-" or "+", units // 1000, units % 1000)
 end
 
-return guarded("phase", function(args, out)
+local options = cli_base.with(cli_base.CONFIG_OPTS,
+  { "--blasts", type = "string", default = "1,2,4,8,16,32", metavar = "LIST",
+    help = "blast radii, nodes (default 1,2,4,8,16,32)" },
+  { "--pools", type = "string", default = "0,2,4,8,16,32,64", metavar = "LIST",
+    help = "spare pool sizes, nodes (default 0,2,4,8,16,32,64)" },
+  { "--seeds", type = "int", default = 8, min = 1, max = 100000, metavar = "N",
+    help = "seeds 0..N-1 (default 8)" },
+  { "--corr-fraction", type = "float", default = 0.5, min = 0, max = 1, metavar = "F",
+    help = "share of the node-failure budget that arrives in bursts (default 0.5)" })
+
+local run = guarded("phase", function(args, out)
   local blasts = int_list("--blasts", args.blasts, 1)
   local pools = int_list("--pools", args.pools, 0)
   local base, origin = config_input(args)
@@ -100,3 +112,5 @@ return guarded("phase", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

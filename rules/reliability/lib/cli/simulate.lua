@@ -1,8 +1,10 @@
 -- infragate reliability simulate: run one recovery policy, or all five on one
 -- shared fault timeline.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local guarded = cli_shared.guarded
 local config_input = cli_shared.config_input
@@ -19,7 +21,9 @@ local function result_object(r)
     "waste_dollars", r.waste_dollars)
 end
 
-return guarded("simulate", function(args, out)
+local options = cli_base.with(cli_base.CONFIG_OPTS, cli_base.policy_opt("all", true))
+
+local run = guarded("simulate", function(args, out)
   local c, origin = config_input(args)
   local policies = args.policy == "all" and REL.POLICIES or { args.policy }
   local sim = REL.simulate(c, args.policy)
@@ -45,3 +49,5 @@ return guarded("simulate", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

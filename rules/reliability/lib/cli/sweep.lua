@@ -1,6 +1,7 @@
 -- infragate reliability sweep: seed-mean of one result field while one config
 -- field varies.
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
 
@@ -8,6 +9,7 @@ local raise = cli_shared.raise
 local usage = cli_shared.usage
 local guarded = cli_shared.guarded
 local settings = require "cli.settings"
+local cli_base = require "cli.base"
 local yaml_scalar = settings.yaml_scalar
 local field_problem = settings.field_problem
 local resolve_config = cli_shared.resolve_config
@@ -52,7 +54,16 @@ local function arg_extreme(rows, better)
   return pick.value
 end
 
-return guarded("sweep", function(args, out)
+local options = cli_base.with(cli_base.CONFIG_OPTS,
+  { "--vary", type = "string", required = true, metavar = "KEY=V1,V2,...",
+    help = "the config field to vary and its values" },
+  cli_base.policy_opt("auto-spares-ckpt", false),
+  { "--field", type = "choice", choices = cli_base.FIELD_CHOICES, default = "ettr",
+    metavar = "FIELD", help = "the result field to average (default ettr)" },
+  { "--seeds", type = "int", default = 8, min = 1, max = 1000, metavar = "N",
+    help = "seeds 0..N-1 (default 8)" })
+
+local run = guarded("sweep", function(args, out)
   local key, values = parse_vary(args.vary)
   local base, origin = resolve_config(args)
   local configs, events = {}, 0
@@ -86,3 +97,5 @@ return guarded("sweep", function(args, out)
   end
   return finish(args, out, findings)
 end)
+
+return { options = options, run = run }

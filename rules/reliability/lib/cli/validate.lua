@@ -1,7 +1,9 @@
 -- infragate reliability validate: the validation registry (section 8).
--- Compiled when the verb runs; its options are declared in commands.lua.
+-- Compiled when the verb runs (or its help is asked): it declares its options
+-- and its run.
 local py = require "py"
 local cli_shared = require "cli.shared"
+local cli_base = require "cli.base"
 
 local guarded = cli_shared.guarded
 
@@ -14,7 +16,13 @@ local function ref_text(refs)
   return table.concat(parts)
 end
 
-return guarded("validate", function(args, out)
+local options = {
+  { "--mutate", type = "choice", choices = REL.MUTATIONS, metavar = "NAME",
+    help = "run under a mutation that must turn its points red" },
+  cli_base.STRICT_OPT, cli_base.format_opt(),
+}
+
+local run = guarded("validate", function(args, out)
   local res = engine.validate { pack = "reliability", mutation = args.mutate }
   local points, declined = engine.array(), engine.array()
   local counts = { points = 0, passed = 0, failed = 0, calibrated = 0, emergent = 0,
@@ -53,3 +61,5 @@ return guarded("validate", function(args, out)
   end
   return ok and 0 or 1
 end)
+
+return { options = options, run = run }

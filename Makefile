@@ -78,7 +78,7 @@ FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 REPLAY    := $(B)/tests/fuzz/replay
 
 .PHONY: all deps run check check-unit check-cli check-replay check-packs \
-        check-validate check-layers hdr-check check-man check-asan check-valgrind \
+        check-validate check-layers hdr-check check-man check-help check-asan check-valgrind \
         lint format-check fuzz coverage bench install clean
 
 all: $(BIN) $(PROGRAM_LINKS:%=$(B)/%)
@@ -127,7 +127,7 @@ run: deps
 check: deps
 	@$(MAKE) --no-print-directory all
 	@$(MAKE) --no-print-directory -k check-unit check-cli check-replay check-packs \
-	  check-validate check-layers hdr-check check-man
+	  check-validate check-layers hdr-check check-man check-help
 
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
@@ -154,6 +154,9 @@ hdr-check:
 
 check-man: all
 	@sh tests/check-man.sh $(BIN) core/cli/infragate.1
+
+check-help: all
+	@sh tests/check-help.sh $(BIN)
 
 SANLOG = $(CURDIR)/build-address-undefined/sanlogs
 check-asan:

@@ -92,6 +92,24 @@ function verbs.strict_choice(args)
   return nil
 end
 
+-- The lint verb of an `infragate PACK` program (spec/core.md 5.9, 10): its
+-- options and its run, which a pack's verb module returns as they are, so
+-- every program's lint takes the same options and runs engine.lint alike.
+function verbs.lint_verb(pack)
+  return {
+    options = {
+      { "--strict", type = "flag", help = "run strict rules (the default)" },
+      { "--no-strict", type = "flag", help = "do not run strict rules" },
+      { "--format", type = "choice", choices = { "text", "json", "sarif", "github", "junit" },
+        default = "text", help = "output format" },
+    },
+    run = function(args)
+      return engine.lint { operands = args.operands, pack = pack,
+                           strict = verbs.strict_choice(args), format = args.format }
+    end,
+  }
+end
+
 -- A new list: the items of list, then the extra arguments.
 function verbs.with(list, ...)
   local out = {}

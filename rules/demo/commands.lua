@@ -13,7 +13,7 @@ prog:verb {
   options = {
     { "--size", type = "int", required = true, metavar = "N", help = "the item's size" },
     { "--limit", type = "float", min_exclusive = 0, default = 100, metavar = "X",
-      help = "the limit (default 100)" },
+      help = "the limit" },
     { "--format", type = "choice", choices = { "text", "json" }, default = "text",
       help = "text or json" },
   },

@@ -58,7 +58,7 @@ prog:verb {
   summary = "productive throughput against pool size (the curve SEA inverts)",
   options = options({
     { "--max-factor", type = "float", min_exclusive = 1, max = 1024, default = 64.0,
-      metavar = "X", help = "widest pool multiple (default 64)" },
+      metavar = "X", help = "widest pool multiple" },
   }),
   run = "cli.curve",
 }
@@ -113,7 +113,7 @@ prog:verb {
   summary = "retention of every (distance regime, cut) pair across a stitch",
   options = options({ circuit_opt(true), placement_opt(), halls_opt(),
                       { "--floor", type = "float", min = 0, max = 1, default = 0.90, metavar = "F",
-                        help = "retention a surviving cut keeps (default 0.90)" } }),
+                        help = "retention a surviving cut keeps" } }),
   run = "cli.atlas",
 }
 
@@ -157,11 +157,5 @@ prog:verb {
   summary  = "rules over capacity proposals, fabric plans and scenarios",
   lint     = true,
   operands = { name = "PATH", min = 1 },
-  options  = {
-    { "--strict", type = "flag", help = "run strict rules (the default here)" },
-    { "--no-strict", type = "flag", help = "do not run strict rules" },
-    { "--format", type = "choice", choices = { "text", "json", "sarif", "github", "junit" },
-      default = "text", help = "report format" },
-  },
   run = "cli.lint",
 }

@@ -47,7 +47,7 @@ end
 
 local function halls_opt()
   return { "--halls", type = "int", min = 2, max = 64, default = 2, metavar = "H",
-           help = "halls the cut spans (default 2)" }
+           help = "halls the cut spans" }
 end
 
 local function placement_opt()

@@ -1,9 +1,5 @@
 -- infragate network lint: rules over capacity proposals, fabric plans and
 -- scenarios.
--- Compiled when the verb runs; its options are declared in commands.lua.
-local verbs = require "verbs"
-
-return function(args)
-  return engine.lint { operands = args.operands, pack = "network",
-                       strict = verbs.strict_choice(args), format = args.format }
-end
+-- Compiled when the verb runs (or its help is asked): its options and run
+-- are every program's lint verb (lua/verbs.lua).
+return require("verbs").lint_verb("network")

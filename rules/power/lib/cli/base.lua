@@ -5,8 +5,6 @@ local verbs = require "verbs"
 
 local FORMATS = { "text", "json" }
 
-local LINT_FORMATS = { "text", "json", "sarif", "github", "junit" }
-
 local format_opt = verbs.format_opt_of(FORMATS)
 
 local STRICT_OPT = { "--strict", type = "flag",
@@ -51,7 +49,6 @@ end
 
 return {
   FORMATS = FORMATS,
-  LINT_FORMATS = LINT_FORMATS,
   format_opt = format_opt,
   STRICT_OPT = STRICT_OPT,
   CONFIG_OPT = CONFIG_OPT,

@@ -37,7 +37,7 @@ end
 local options = cli_base.with(cli_base.FLEET_OPTS,
   { "--prices", type = "path", metavar = "FILE", help = "a price-series document" },
   { "--cheap-threshold", type = "float", default = 50.0, min = 0, max = 1e6, metavar = "X",
-    help = "catch-up price, $/MWh (default 50)" },
+    help = "catch-up price, $/MWh" },
   { "--actions", type = "flag", help = "list every hour's action" })
 
 local run = guarded("causal", function(args, out)

@@ -13,9 +13,9 @@ local job_json = cli_shared.job_json
 
 local options = cli_base.with(cli_base.JOB_OPTS,
   { "--spike-price", type = "float", default = 5000.0, min = -1e6, max = 1e6, metavar = "P",
-    help = "spike price, $/MWh (default 5000)" },
+    help = "spike price, $/MWh" },
   { "--spike-hours", type = "float", default = 12.0, min_exclusive = 0, max = 8760,
-    metavar = "H", help = "spike length, h (default 12)" })
+    metavar = "H", help = "spike length, h" })
 
 local run = guarded("scarcity", function(args, out)
   local job = job_input(args)

@@ -23,9 +23,9 @@ local options = cli_base.with(cli_base.FLEET_OPTS,
   { "--vary", type = "string", required = true, metavar = "KEY=V1,V2,...",
     help = "the config field to vary and its values" },
   { "--field", type = "choice", choices = cli_base.NUMERIC_FIELDS, default = "saving_pct",
-    help = "the result field to average (default saving_pct)" },
+    help = "the result field to average" },
   { "--seeds", type = "int", default = 24, min = 1, max = 1000, metavar = "N",
-    help = "seeds 0..N-1 (default 24)" })
+    help = "seeds 0..N-1" })
 
 local run = guarded("sweep", function(args, out)
   local key, list = args.vary:match("^([^=]+)=(.*)$")

@@ -13,9 +13,9 @@ local finish = cli_shared.finish
 
 local options = {
   { "--floor", type = "float", default = 0.85, metavar = "F",
-    help = "lowest value in band (default 0.85)" },
+    help = "lowest value in band" },
   { "--bound", type = "float", default = 0.90, metavar = "B",
-    help = "the published bound, excluded (default 0.90)" },
+    help = "the published bound, excluded" },
   cli_base.STRICT_OPT, cli_base.format_opt(),
 }
 

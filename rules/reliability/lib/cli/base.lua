@@ -5,8 +5,6 @@ local verbs = require "verbs"
 
 local FORMATS = { "text", "json" }
 
-local LINT_FORMATS = { "text", "json", "sarif", "github", "junit" }
-
 local MAX_LISTED = 1000000
 
 local format_opt = verbs.format_opt_of(FORMATS)
@@ -37,7 +35,6 @@ local FIELD_CHOICES = REL.RESULT_FIELDS
 
 return {
   FORMATS = FORMATS,
-  LINT_FORMATS = LINT_FORMATS,
   MAX_LISTED = MAX_LISTED,
   format_opt = format_opt,
   STRICT_OPT = STRICT_OPT,

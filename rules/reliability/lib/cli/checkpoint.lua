@@ -11,7 +11,7 @@ local finish = cli_shared.finish
 
 local options = cli_base.with(cli_base.CONFIG_OPTS,
   { "--pair", type = "choice", choices = { "blocking", "overlapped" }, default = "blocking",
-    help = "the config's checkpoint pair (default blocking)" },
+    help = "the config's checkpoint pair" },
   { "--write-h", type = "float", min = 0, metavar = "W", help = "write stall, h" },
   { "--mtbf-h", type = "float", min_exclusive = 0, metavar = "M", help = "event MTBF, h" },
   { "--reload-h", type = "float", min = 0, metavar = "R", help = "restart time, h" },

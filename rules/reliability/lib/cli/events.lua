@@ -21,9 +21,9 @@ end
 
 local options = cli_base.with(cli_base.CONFIG_OPTS,
   { "--first", type = "int", default = 5, min = 0, max = MAX_LISTED, metavar = "N",
-    help = "list the first N events (default 5)" },
+    help = "list the first N events" },
   { "--last", type = "int", default = 2, min = 0, max = MAX_LISTED, metavar = "N",
-    help = "list the last N events (default 2)" },
+    help = "list the last N events" },
   { "--all", type = "flag", help = "list every event" })
 
 local run = guarded("events", function(args, out)

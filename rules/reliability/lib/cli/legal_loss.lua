@@ -12,7 +12,7 @@ local finish = cli_shared.finish
 
 local options = {
   { "--granularity", type = "int", default = 8, min = 1, metavar = "G",
-    help = "nodes per data-parallel replica (default 8)" },
+    help = "nodes per data-parallel replica" },
   cli_base.STRICT_OPT, cli_base.format_opt(),
 }
 

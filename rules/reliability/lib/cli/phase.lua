@@ -44,13 +44,13 @@ end
 
 local options = cli_base.with(cli_base.CONFIG_OPTS,
   { "--blasts", type = "string", default = "1,2,4,8,16,32", metavar = "LIST",
-    help = "blast radii, nodes (default 1,2,4,8,16,32)" },
+    help = "blast radii, nodes" },
   { "--pools", type = "string", default = "0,2,4,8,16,32,64", metavar = "LIST",
-    help = "spare pool sizes, nodes (default 0,2,4,8,16,32,64)" },
+    help = "spare pool sizes, nodes" },
   { "--seeds", type = "int", default = 8, min = 1, max = 100000, metavar = "N",
-    help = "seeds 0..N-1 (default 8)" },
+    help = "seeds 0..N-1" },
   { "--corr-fraction", type = "float", default = 0.5, min = 0, max = 1, metavar = "F",
-    help = "share of the node-failure budget that arrives in bursts (default 0.5)" })
+    help = "share of the node-failure budget that arrives in bursts" })
 
 local run = guarded("phase", function(args, out)
   local blasts = int_list("--blasts", args.blasts, 1)

@@ -59,9 +59,9 @@ local options = cli_base.with(cli_base.CONFIG_OPTS,
     help = "the config field to vary and its values" },
   cli_base.policy_opt("auto-spares-ckpt", false),
   { "--field", type = "choice", choices = cli_base.FIELD_CHOICES, default = "ettr",
-    metavar = "FIELD", help = "the result field to average (default ettr)" },
+    metavar = "FIELD", help = "the result field to average" },
   { "--seeds", type = "int", default = 8, min = 1, max = 1000, metavar = "N",
-    help = "seeds 0..N-1 (default 8)" })
+    help = "seeds 0..N-1" })
 
 local run = guarded("sweep", function(args, out)
   local key, values = parse_vary(args.vary)

@@ -3,8 +3,6 @@
 -- compiles only its verb's: this file holds what more than one shares.
 local FORMATS = { "text", "json" }
 
-local LINT_FORMATS = { "text", "json", "sarif", "github", "junit" }
-
 local function fmt_opt(choices)
   return { "--format", type = "choice", choices = choices or FORMATS, default = "text",
            help = "output format" }
@@ -25,7 +23,6 @@ local DAYS_OPT = { "--days", type = "int", metavar = "N",
                    help = "shorthand for --set horizon_days=N" }
 
 return {
-  LINT_FORMATS = LINT_FORMATS,
   fmt_opt = fmt_opt,
   STRICT_OPT = STRICT_OPT,
   SET_OPT = SET_OPT,

@@ -54,8 +54,6 @@ engine.declare {
 
 -- ---- rule machinery ---------------------------------------------------------------------
 
-local STRICT_PHASE = 4
-
 
 -- One semantic rule (phase 3, or phase 4 when strict): it runs only when the
 -- registry references resolved, on the derived values shared by the pack's rules.

@@ -27,7 +27,14 @@ local function findings_array(list)
   return a
 end
 
+-- Where a resolved field came from, {file, line, column}, or {} for a flag,
+-- a preset or a default: what a finding or an input error on it points at.
+local function origin_of(origins, key)
+  return origins[key] or {}
+end
+
 return {
+  origin_of = origin_of,
   guarded = guarded,
   strict_finding = strict_finding,
   finish = finish,

@@ -3,6 +3,7 @@
 -- typed by lua/yaml11.lua (compiled only when a run has one), and the input
 -- errors each problem becomes, every problem of a document at once.
 local verbs = require "verbs"
+local origin_of = require("cli.edge").origin_of
 
 local function input_error(list)
   local errs = {}
@@ -11,13 +12,6 @@ local function input_error(list)
                 line = e.line, column = e.column, path = e.path, argument = e.argument }
   end
   verbs.raise(errs)
-end
-
--- Where a resolved field came from: {file, line, column} or nil (a flag).
-local function origin_of(origins, key)
-  local o = origins[key]
-  if o == nil then return {} end
-  return o
 end
 
 -- Read an input document. A regular file whose whole content is JSON is read

@@ -12,6 +12,7 @@ local guarded = cli_edge.guarded
 local strict_finding = cli_edge.strict_finding
 local finish = cli_edge.finish
 local findings_array = cli_edge.findings_array
+local origin_of = cli_edge.origin_of
 
 -- The preset --preset names, nil without one; a name that is none of the
 -- presets is a usage error (3.7: exact names only).
@@ -29,12 +30,6 @@ end
 -- a run that has one, or a problem to report: a preset or a run at the
 -- defaults needs neither.
 local function input() return require "cli.input" end
-
--- Where a resolved field came from: {file, line, column}, or {} (a flag,
--- a preset, a default).
-local function origin_of(origins, key)
-  return origins[key] or {}
-end
 
 local function resolve_stranded(args)
   local given, origins = {}, {}

@@ -15,7 +15,7 @@
 
 #define GLOBAL_OPTIONS                                                          \
 	{ .name = "--rules", .type = AP_PATH, .repeat_append = 1,              \
-	  .metavar = "DIR", .help = "add a site pack folder (repeatable)" },  \
+	  .metavar = "DIR", .help = "add a site pack folder" },               \
 	{ .name = "--config", .type = AP_PATH, .metavar = "FILE",              \
 	  .help = "use this configuration file" },                            \
 	{ .name = "--no-config", .type = AP_FLAG,                              \
@@ -36,7 +36,7 @@ static const char *const test_formats[] = { "text", "json", "junit", NULL };
 
 static const struct ap_option lint_options[] = {
 	{ .name = "--pack", .type = AP_STRING, .repeat_append = 1, .metavar = "NAME",
-	  .help = "check only this pack's kinds and rules (repeatable)" },
+	  .help = "check only this pack's kinds and rules" },
 	{ .name = "--strict", .type = AP_FLAG, .help = "run strict rules (the default)" },
 	{ .name = "--no-strict", .type = AP_FLAG, .help = "do not run strict rules" },
 	{ .name = "--format", .type = AP_CHOICE, .choices = lint_formats,

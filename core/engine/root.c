@@ -37,7 +37,23 @@ static int str_cmp(const void *a, const void *b)
 }
 
 /* The names in folder 'path' (no dot entries), byte order. */
-static char **list_dir(const char *path, size_t *n)
+/* Whether a folder entry is a regular file, after links: the type readdir
+ * reports answers without a system call, except for a link or a file
+ * system that does not say. */
+static int entry_is_file(DIR *dir, const struct dirent *d)
+{
+	struct stat st;
+
+	if (d->d_type == DT_REG)
+		return 1;
+	if (d->d_type != DT_LNK && d->d_type != DT_UNKNOWN)
+		return 0;
+	return fstatat(dirfd(dir), d->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The sorted names of a folder's entries, hidden ones left out; with
+ * files_only, only regular files (after links). */
+static char **list_dir(const char *path, size_t *n, int files_only)
 {
 	struct dirent *d;
 	char **v = NULL;
@@ -49,6 +65,8 @@ static char **list_dir(const char *path, size_t *n)
 		return NULL;
 	while ((d = readdir(dir))) {
 		if (d->d_name[0] == '.')
+			continue;
+		if (files_only && !entry_is_file(dir, d))
 			continue;
 		if (*n == alloc) {
 			char **nv = realloc(v, (alloc ? alloc * 2 : 16) * sizeof *nv);
@@ -423,7 +441,7 @@ static int scan_schemas(struct engine *e, const char *dir, const char *shown,
 			const char *implied, struct engine_out *o)
 {
 	size_t n, i, len;
-	char **names = list_dir(dir, &n);
+	char **names = list_dir(dir, &n, 1);
 	char file[PATH_MAX], display[PATH_MAX];
 	int rc = 0;
 
@@ -444,8 +462,6 @@ static int scan_schemas(struct engine *e, const char *dir, const char *shown,
 		}
 		snprintf(file, sizeof file, "%s/%s", dir, nm);
 		snprintf(display, sizeof display, "%s/%s", shown, nm);
-		if (!is_file(file))
-			continue;
 		rc = add_kind(e, file, display, nm, len - 5, implied, o);
 	}
 	free_list(names, n);
@@ -483,7 +499,7 @@ static int add_site_folder(struct engine *e, const char *given,
 			       ? scan_schemas(e, p->schemas_dir, buf, p->name, o)
 			       : 0;
 	}
-	names = list_dir(real, &n);
+	names = list_dir(real, &n, 0);
 	for (i = 0; i < n && rc == 0; i++) {
 		char sub[PATH_MAX], subshown[PATH_MAX];
 
@@ -645,7 +661,7 @@ struct engine *engine_open(const struct engine_globals *g,
 	if (!e->data_root || !e->cwd)
 		goto fail;
 	snprintf(dir, sizeof dir, "%s/rules", e->data_root);
-	names = list_dir(dir, &n);
+	names = list_dir(dir, &n, 0);
 	for (i = 0; i < n; i++) {
 		char pl[PATH_MAX], pd[PATH_MAX], chunk[PATH_MAX];
 

@@ -44,6 +44,7 @@ int readfile_fd(int fd, const char *display, size_t max_bytes, char **buf,
 	size_t alloc = 0, n = 0;
 	char *p = NULL;
 	struct stat st;
+	int regular = 0;
 
 	if (fstat(fd, &st) == 0) {
 		if (S_ISDIR(st.st_mode)) {
@@ -54,8 +55,13 @@ int readfile_fd(int fd, const char *display, size_t max_bytes, char **buf,
 		if (S_ISREG(st.st_mode) && (unsigned long long)st.st_size > max_bytes)
 			return readfile_too_big(err, display, max_bytes,
 						(long long)st.st_size);
-		if (S_ISREG(st.st_mode))
-			alloc = (size_t)st.st_size + 1;
+		/* Room for one byte past the size: a read that comes back
+		 * short of what it asked for has met the end of a regular
+		 * file, so a file that did not grow is read in one call. */
+		if (S_ISREG(st.st_mode)) {
+			alloc = (size_t)st.st_size + 2;
+			regular = 1;
+		}
 	}
 	if (alloc < 4096)
 		alloc = 4096;
@@ -66,6 +72,7 @@ int readfile_fd(int fd, const char *display, size_t max_bytes, char **buf,
 		goto nomem;
 	for (;;) {
 		ssize_t got;
+		size_t asked;
 
 		if (n + 1 >= alloc) {
 			size_t want = alloc * 2;
@@ -81,7 +88,8 @@ int readfile_fd(int fd, const char *display, size_t max_bytes, char **buf,
 			p = q;
 			alloc = want;
 		}
-		got = read(fd, p + n, alloc - 1 - n);
+		asked = alloc - 1 - n;
+		got = read(fd, p + n, asked);
 		if (got < 0) {
 			if (errno == EINTR)
 				continue;
@@ -97,6 +105,8 @@ int readfile_fd(int fd, const char *display, size_t max_bytes, char **buf,
 			free(p);
 			return readfile_too_big(err, display, max_bytes, -1);
 		}
+		if (regular && (size_t)got < asked)
+			break;
 	}
 	p[n] = '\0';
 	*buf = p;

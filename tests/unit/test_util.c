@@ -1,13 +1,16 @@
 /*
  * test_util.c: the layer-0 helpers: Python-compatible number text, the
  * capped arena and its failure seam, sbuf, UTF-8, the diag id table,
- * bounded file reads, SHA-256/HMAC through libcrypto, and the name tables.
+ * bounded file reads, paths kept below a folder, SHA-256/HMAC through libcrypto, and the name tables.
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/util/arena.h"
@@ -18,6 +21,7 @@
 #include "core/util/readfile.h"
 #include "core/util/sbuf.h"
 #include "core/util/utf8.h"
+#include "core/util/within.h"
 
 /* Parameter rows hold arrays, not pointers: Criterion runs each test in a
  * new process, where the parent's pointers do not hold. */
@@ -297,6 +301,90 @@ Test(readfile, limits_and_errors)
 	diag_init(&err);
 	cr_assert_eq(readfile("/tmp", "/tmp", 5, &buf, &len, &err), -1);
 	cr_assert_eq(err.code, DIAG_E_UNREADABLE);
+}
+
+/* Files of every size around the first buffer (4 KiB) and around a read
+ * that fills it exactly come back whole: one read of a regular file may
+ * stop at its end, and must not stop before. */
+Test(readfile, sizes_around_the_buffer)
+{
+	static const size_t sizes[] = { 0, 1, 4094, 4095, 4096, 4097, 8191, 8192, 70000 };
+	char path[] = "/tmp/ig-readfile-XXXXXX";
+	struct diag err;
+	char *buf, *want;
+	size_t len, i, k;
+	int fd;
+
+	for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		strcpy(path, "/tmp/ig-readfile-XXXXXX");
+		fd = mkstemp(path);
+		cr_assert_geq(fd, 0);
+		want = malloc(sizes[i] + 1);
+		for (k = 0; k < sizes[i]; k++)
+			want[k] = (char)('a' + k % 26);
+		cr_assert_eq(write(fd, want, sizes[i]), (ssize_t)sizes[i]);
+		close(fd);
+		diag_init(&err);
+		cr_assert_eq(readfile(path, "f", 1 << 20, &buf, &len, &err), 0);
+		cr_assert_eq(len, sizes[i], "size %zu read as %zu", sizes[i], len);
+		cr_assert_eq(memcmp(buf, want, len), 0);
+		cr_assert_eq(buf[len], '\0');
+		free(buf);
+		/* Exactly at the limit is allowed; one byte past it is not. */
+		if (sizes[i]) {
+			cr_assert_eq(readfile(path, "f", sizes[i], &buf, &len, &err), 0);
+			free(buf);
+			cr_assert_eq(readfile(path, "f", sizes[i] - 1, &buf, &len, &err), -1);
+			cr_assert_eq(err.code, DIAG_E_LIMIT);
+		}
+		free(want);
+		unlink(path);
+	}
+}
+
+/* path_within: a plain path, a link that stays inside, a link and a '..'
+ * that lead outside, a missing file, and the same folder asked twice (the
+ * second answer comes from the per-thread memory of the first). */
+Test(within, plain_links_and_escapes)
+{
+	char root[] = "/tmp/ig-within-XXXXXX", p[PATH_MAX], out[PATH_MAX], real[PATH_MAX];
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(root));
+	snprintf(p, sizeof p, "%s/pack", root);
+	cr_assert_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/pack/lib", root);
+	cr_assert_eq(mkdir(p, 0755), 0);
+	snprintf(p, sizeof p, "%s/pack/lib/a.lua", root);
+	f = fopen(p, "w");
+	cr_assert_not_null(f);
+	fclose(f);
+	snprintf(p, sizeof p, "%s/secret.lua", root);
+	f = fopen(p, "w");
+	cr_assert_not_null(f);
+	fclose(f);
+	snprintf(p, sizeof p, "%s/pack/lib/inside.lua", root);
+	cr_assert_eq(symlink("a.lua", p), 0);
+	snprintf(p, sizeof p, "%s/pack/lib/outside.lua", root);
+	cr_assert_eq(symlink("../../secret.lua", p), 0);
+	snprintf(p, sizeof p, "%s/pack", root);
+	cr_assert_not_null(realpath(p, real));
+
+	for (int twice = 0; twice < 2; twice++) {
+		cr_assert_eq(path_within(p, "lib/a.lua", out), WITHIN);
+		cr_assert(strncmp(out, real, strlen(real)) == 0);
+		cr_assert_str_eq(out + strlen(real), "/lib/a.lua");
+		cr_assert_eq(path_within(p, "lib/inside.lua", out), WITHIN);
+		cr_assert_str_eq(out + strlen(real), "/lib/a.lua");
+		cr_assert_eq(path_within(p, "lib/outside.lua", out), WITHIN_OUTSIDE);
+		cr_assert_eq(path_within(p, "lib/../../secret.lua", out), WITHIN_OUTSIDE);
+		cr_assert_eq(path_within(p, "lib/./a.lua", out), WITHIN);
+		cr_assert_eq(path_within(p, "lib/none.lua", out), WITHIN_MISSING);
+	}
+	snprintf(out, sizeof out, "%s/gone", root);
+	cr_assert_eq(path_within(out, "a.lua", p), WITHIN_NO_ROOT);
+	snprintf(p, sizeof p, "rm -rf '%s'", root);
+	cr_assert_eq(system(p), 0);
 }
 
 Test(crypto, vectors)

@@ -248,17 +248,17 @@ static const char *str_member(const struct node *map, const char *k,
 	return v->v.str.s;
 }
 
-/* The length of a schema file's routing header: its leading top-level
- * keys among pack, api_version, default, detect and kind_value (with
- * their indented lines, blank lines and comments). Routing reads only
- * that much, so that a run does not parse every schema of every pack;
- * the whole file is read when a worker compiles the kind. A file whose
- * header cannot be cut that way (flow style, directives) is read whole. */
-static size_t header_length(const char *buf, size_t len)
+/* The end of a schema file's routing header: its leading top-level keys
+ * among pack, api_version, default, detect and kind_value, with their
+ * indented lines. Routing reads only that much, so that a run does not
+ * parse every schema of every pack; the whole file is read when a worker
+ * compiles the kind. 0: the header cannot be cut that way (flow style,
+ * directives, no header key first) and the file is read whole. */
+static size_t header_end(const char *buf, size_t len)
 {
 	static const char *const keys[] = { "pack", "api_version", "default",
 					    "detect", "kind_value", NULL };
-	size_t i = 0;
+	size_t i = 0, end = 0;
 
 	while (i < len) {
 		size_t eol = i, k, n;
@@ -268,9 +268,9 @@ static size_t header_length(const char *buf, size_t len)
 			eol++;
 		if (buf[i] == '{' || buf[i] == '%' || buf[i] == '[' ||
 		    (eol - i >= 3 && memcmp(buf + i, "---", 3) == 0))
-			return len;
-		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '#' &&
-		    buf[i] != '\n' && buf[i] != '\r' && buf[i] != '-') {
+			return 0;
+		if (buf[i] != ' ' && buf[i] != '\t' && buf[i] != '#' && buf[i] != '\n' &&
+		    buf[i] != '\r' && buf[i] != '-') {
 			for (k = 0; keys[k]; k++) {
 				n = strlen(keys[k]);
 				if (eol - i > n && memcmp(buf + i, keys[k], n) == 0 &&
@@ -278,14 +278,52 @@ static size_t header_length(const char *buf, size_t len)
 					known = 1;
 			}
 			if (!known)
-				return i;
+				return end;
+		}
+		/* A key, or a line that continues one; not a comment or a
+		 * blank line (those stay out of the header's end). */
+		if (buf[i] != '#' && buf[i] != '\n' && buf[i] != '\r')
+			end = eol < len ? eol + 1 : len;
+		i = eol + 1;
+	}
+	return end;
+}
+
+/* Shorten each comment line at column 0 of buf[0, n) to its line break,
+ * in place; returns the new length. The parser would walk every character
+ * of them (most schemas open with a comment block), and an empty line keeps
+ * every line and column the parser reports where it was. */
+static size_t drop_comment_text(char *buf, size_t n)
+{
+	size_t i = 0, out = 0;
+
+	while (i < n) {
+		size_t eol = i;
+
+		while (eol < n && buf[eol] != '\n')
+			eol++;
+		if (buf[i] == '#') {
+			if (eol < n)
+				buf[out++] = '\n';
+		} else {
+			memmove(buf + out, buf + i, eol - i + (eol < n));
+			out += eol - i + (eol < n);
 		}
 		i = eol + 1;
 	}
-	return len;
+	return out;
 }
 
-/* Read one schema file's routing header into a new kind. */
+/* What of a schema file routing parses: its header, comment text dropped,
+ * or all of it as it is. */
+static size_t header_or_whole(char *buf, size_t len)
+{
+	size_t n = header_end(buf, len);
+
+	return n ? drop_comment_text(buf, n) : len;
+}
+
+/* Release what read_kind filled in. */
 static void kind_free(struct kind *k)
 {
 	yaml_file_release(&k->yf);
@@ -321,9 +359,8 @@ static int read_kind(struct engine *e, const char *file, const char *display,
 	yaml_limits_default(&lim);
 	diag_init(&err);
 	if (readfile(file, display, e->limits.file_bytes, &buf, &len, &err) < 0 ||
-	    yaml_load(&kd.yf, buf, header_length(buf, len) ? header_length(buf, len)
-							  : len,
-		      YAML_SINGLE, &lim, 0, &err) < 0) {
+	    yaml_load(&kd.yf, buf, header_or_whole(buf, len), YAML_SINGLE, &lim, 0,
+		      &err) < 0) {
 		engine_out_error(o, "engine.pack", display, err.line, err.col,
 				 err.path[0] ? err.path : NULL, "schema does not load: %s",
 				 err.msg);

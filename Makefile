@@ -16,6 +16,8 @@ DESTDIR    ?=
 WERROR     ?= 1
 SANITIZE   ?=
 FUZZ_SECONDS ?= 30
+FUZZ_ROUNDS ?= 200
+FUZZ_SEED ?= $(shell date +%s)
 
 DEP_PKGS   := yaml-0.1 libpcre2-8 lua5.4 libcrypto
 DEP_CFLAGS  = $(shell $(PKG_CONFIG) --cflags $(DEP_PKGS) 2>/dev/null)
@@ -77,9 +79,9 @@ UNIT_BIN  := $(UNIT_SRC:%.c=$(B)/%)
 FUZZ_SRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 REPLAY    := $(B)/tests/fuzz/replay
 
-.PHONY: all deps run check check-unit check-cli check-replay check-packs \
+.PHONY: all deps run check check-unit check-cli check-replay check-structured check-packs \
         check-validate check-layers hdr-check check-man check-help check-asan check-valgrind \
-        lint format-check fuzz coverage bench install clean
+        lint format-check fuzz fuzz-structured coverage bench install clean
 
 all: $(BIN) $(PROGRAM_LINKS:%=$(B)/%)
 
@@ -126,8 +128,8 @@ run: deps
 
 check: deps
 	@$(MAKE) --no-print-directory all
-	@$(MAKE) --no-print-directory -k check-unit check-cli check-replay check-packs \
-	  check-validate check-layers hdr-check check-man check-help
+	@$(MAKE) --no-print-directory -k check-unit check-cli check-replay check-structured \
+	  check-packs check-validate check-layers hdr-check check-man check-help
 
 check-unit: $(UNIT_BIN)
 	@sh tests/run-unit.sh $(UNIT_BIN)
@@ -139,6 +141,12 @@ check-cli: all
 check-replay: $(REPLAY)
 	@sh tests/gen-yaml-fixtures.sh build/fixtures-yaml
 	@$(REPLAY) tests/fuzz/corpus fixtures/yaml build/fixtures-yaml
+
+# A short fixed-seed pass of the structured fuzzer (tests/fuzz/structured.py):
+# mutated real documents through lint, odd --set values through the
+# programs; `make fuzz-structured` runs a long one.
+check-structured: all
+	@/usr/bin/python3 tests/fuzz/structured.py --bin $(B) --rounds 3 --set-runs 100 --seed 1
 
 check-packs: all
 	@$(BIN) test
@@ -194,6 +202,10 @@ fuzz:
 	  $(DEP_CFLAGS) -o build-fuzz/fuzz_yaml tests/fuzz/fuzz_yaml.c $(LIB_SRC) $(DEP_LIBS)
 	mkdir -p build-fuzz/corpus && cp tests/fuzz/corpus/* build-fuzz/corpus/
 	build-fuzz/fuzz_yaml -max_len=4096 -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus
+
+fuzz-structured: all
+	/usr/bin/python3 tests/fuzz/structured.py --bin $(B) --rounds $(FUZZ_ROUNDS) \
+	  --set-runs $$(($(FUZZ_ROUNDS) * 20)) --seed $(FUZZ_SEED)
 
 coverage:
 	$(MAKE) --no-print-directory B=build-cov CFLAGS="-O0 -g --coverage" LDFLAGS=--coverage check

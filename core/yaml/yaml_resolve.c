@@ -11,28 +11,32 @@
 
 /* ---- the implicit resolvers (spec/yaml.md 2.2) ------------------------ */
 
+/* PyYAML's booleans: yes, no, true, false, on and off, each written in
+ * lower case, with a capital first letter, or all in capitals ("yes",
+ * "Yes", "YES"; not "yEs"). Compared by length and letters, not against
+ * eighteen words: this runs on every plain scalar that starts with one of
+ * those letters, and most are keys and names. */
 static int match_bool(const char *s, size_t n)
 {
-	static const char *const words[] = {
-	    "yes",   "Yes",   "YES",   "no", "No", "NO", "true", "True", "TRUE",
-	    "false", "False", "FALSE", "on", "On", "ON", "off",	 "Off",	 "OFF",
-	};
-	size_t i;
+	static const char *const words[] = { "yes", "no", "true", "false", "on", "off" };
+	static const unsigned char lens[] = { 3, 2, 4, 5, 2, 3 };
+	size_t i, k;
 
 	if (n < 2 || n > 5)
 		return 0;
-	/* Most plain scalars are keys and names: rule them out by their first
-	 * letter before comparing against eighteen words. */
-	switch (s[0]) {
-	case 'y': case 'Y': case 'n': case 'N': case 't': case 'T':
-	case 'f': case 'F': case 'o': case 'O':
-		break;
-	default:
-		return 0;
-	}
-	for (i = 0; i < sizeof words / sizeof words[0]; i++)
-		if (word_is(s, n, words[i]))
+	for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+		const char *w = words[i];
+		int lower = 1, upper = 1;
+
+		if (lens[i] != n || (s[0] != w[0] && s[0] != w[0] - 32))
+			continue;
+		for (k = 1; k < n; k++) {
+			lower &= s[k] == w[k];
+			upper &= s[k] == w[k] - 32;
+		}
+		if (lower || (upper && s[0] == w[0] - 32))
 			return 1;
+	}
 	return 0;
 }
 

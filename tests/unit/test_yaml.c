@@ -1209,6 +1209,27 @@ Test(yaml, classifier_agrees_with_patterns)
 		agree(&o, t, strlen(t));
 	}
 	agree(&o, "", 0);
+	/* Every upper/lower-case spelling of each boolean word, and each
+	 * one cut short or run on: only lower, Capital and ALL CAPS match. */
+	{
+		static const char *const bools[] = { "yes", "no", "true", "false", "on", "off",
+						     "null" };
+
+		for (i = 0; i < sizeof bools / sizeof bools[0]; i++) {
+			size_t n = strlen(bools[i]), mask;
+
+			for (mask = 0; mask < ((size_t)1 << n); mask++) {
+				char w[8];
+
+				for (k = 0; k < n; k++)
+					w[k] = (char)((mask >> k & 1) ? bools[i][k] - 32 : bools[i][k]);
+				agree(&o, w, n);
+				agree(&o, w, n - 1);
+				w[n] = 's';
+				agree(&o, w, n + 1);
+			}
+		}
+	}
 	for (i = 0; i < 60000; i++) {
 		char buf[32];
 		size_t n = 0, parts;

@@ -19,30 +19,35 @@ trap 'rm -rf "$dir"' EXIT
 [ -x "$b/tests/bench/bare_parse" ] || make --no-print-directory "$b/tests/bench/bare_parse" >/dev/null
 cat=rules/chaos/catalog
 one=$cat/ib-link-flap.yaml
-bare_one=$(median "$b/tests/bench/bare_parse" "$one")
-bare_cat=$(median "$b/tests/bench/bare_parse" "$cat"/*.yaml)
 cf="$b/chaos-fidelity"
+# row LABEL BASELINE-FILES... ::: COMMAND...: the command and a bare parse
+# of the files, run alternately (timeit.c says why).
 row() {
-	label=$1 bare=$2
-	shift 2
-	t=$(median "$@")
-	printf '%-36s %10s %10s %8s\n' "$label" "$t" "$bare" \
-		"$(ratio "$t" "$bare")"
+	label=$1
+	shift
+	files=""
+	while [ "$1" != ":::" ]; do
+		files="$files $1"
+		shift
+	done
+	shift
+	# shellcheck disable=SC2086
+	set -- $(paired "$@" ::: "$b/tests/bench/bare_parse" $files)
+	printf '%-36s %10s %10s %8s\n' "$label" "$1" "$2" "$(ratio "$1" "$2")"
 }
 printf '%-36s %10s %10s %8s\n' case "ours us" "bare us" ratio
-row "one spec" "$bare_one" "$cf" "$one"
-row "bundled catalog (25 specs)" "$bare_cat" "$cf"
-row "coverage of the catalog" "$bare_cat" "$cf" coverage
-row "two-clocks" "$bare_one" "$cf" two-clocks
-row "registry --format json" "$bare_one" "$cf" registry --format json
-row "infragate validate chaos" "$bare_cat" "$b/infragate" validate chaos
+row "one spec" "$one" ::: "$cf" "$one"
+row "bundled catalog (25 specs)" "$cat"/*.yaml ::: "$cf"
+row "coverage of the catalog" "$cat"/*.yaml ::: "$cf" coverage
+row "two-clocks" "$one" ::: "$cf" two-clocks
+row "registry --format json" "$one" ::: "$cf" registry --format json
+row "infragate validate chaos" "$cat"/*.yaml ::: "$b/infragate" validate chaos
 mkdir "$dir/1000"
 for k in $(seq 1 40); do
 	for f in "$cat"/*.yaml; do cp "$f" "$dir/1000/$k-${f##*/}"; done
 done
-bare_1000=$(median "$b/tests/bench/bare_parse" "$dir"/1000/*.yaml)
-row "lint 1000 experiments, one job" "$bare_1000" "$b/infragate" lint --no-config \
-	--no-strict -q -j 1 "$dir/1000"
-row "lint 1000 experiments, -j 2" "$bare_1000" "$b/infragate" lint --no-config \
-	--no-strict -q -j 2 "$dir/1000"
-echo "(bare: a C process that parses the same files with libyaml, measured here)"
+row "lint 1000 experiments, one job" "$dir"/1000/*.yaml ::: "$b/infragate" lint \
+	--no-config --no-strict -q -j 1 "$dir/1000"
+row "lint 1000 experiments, -j 2" "$dir"/1000/*.yaml ::: "$b/infragate" lint \
+	--no-config --no-strict -q -j 2 "$dir/1000"
+echo "(bare: a C process that parses the same files with libyaml, run alternately with each case)"

@@ -23,17 +23,16 @@ fleet: {curtail_order: random}
 claims: {saving_pct: 0.045}
 gate: {seeds: 24}
 PLAN
-bare=$(median "$b/tests/bench/bare_parse" "$dir/empty.yaml")
 ig="$b/infragate"
 printf '%-52s %10s %10s %8s\n' case "ours us" "bare us" ratio
 for args in "power decide --length-h 96" "power fleet --format json" \
 	"power fleet --set horizon_h=8760 --format json" "power validate" \
 	"lint $dir/plan.yaml"; do
 	# shellcheck disable=SC2086
-	t=$(median "$ig" $args)
-	printf '%-52s %10s %10s %8s\n' "$(echo "$args" | sed "s|$dir/||")" "$t" "$bare" \
-		"$(ratio "$t" "$bare")"
+	set -- $(paired "$ig" $args ::: "$b/tests/bench/bare_parse" "$dir/empty.yaml")
+	printf '%-52s %10s %10s %8s\n' "$(echo "$args" | sed "s|$dir/||")" "$1" "$2" \
+		"$(ratio "$1" "$2")"
 done
 t=$(median "$ig" power sweep --vary horizon_h=8760 --seeds 1000)
 echo "one simulated year (1,000-seed sweep / 1,000): $(awk -v a="$t" 'BEGIN {printf "%.1f", a / 1000}') us"
-echo "(bare: a C process that parses an empty file with libyaml, measured here)"
+echo "(bare: a C process that parses an empty file with libyaml, run alternately with each case)"

@@ -103,7 +103,6 @@ static int finish(struct engine_out *o, int rc)
 	if (o->notes.len)
 		(void)write_all(2, sbuf_cstr(&o->notes), o->notes.len);
 	if (rc < 0 || (o->errors.n && code == 2)) {
-		code = 2;
 		if (!o->errors.n)
 			engine_out_error(o, "engine.error", NULL, 0, 0, NULL,
 					 "the run failed");
@@ -158,7 +157,7 @@ static const char *option_value(const char *name, int argc, char **argv,
 	const char *a = argv[*i];
 
 	*missing = 0;
-	if (strncmp(a, name, n) != 0)
+	if (!a || strncmp(a, name, n) != 0)
 		return NULL;
 	if (a[n] == '=')
 		return a + n + 1;

@@ -587,7 +587,7 @@ static int add_stale(struct lint_report *r, const char *file,
 	size_t i, n;
 
 	findings_init(&tmp, 0);
-	n = w ? waivers_stale(w, &tmp) : baseline_stale(b, &tmp);
+	n = w ? waivers_stale(w, &tmp) : b ? baseline_stale(b, &tmp) : 0;
 	if (n) {
 		lf = lint_report_add_file(r, file);
 		if (!lf) {
@@ -775,6 +775,7 @@ static int expand_operands(struct lint_run *run, struct engine_out *o)
 		n = run->cfg.paths.n;
 	}
 	if (n == 0 && !eo.pack_dir) {
+		free(paths);
 		engine_out_usage(o, "PATH", "no files to check: give a PATH or set 'paths' in the configuration");
 		return -1;
 	}

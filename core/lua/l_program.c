@@ -693,7 +693,11 @@ static int l_data_list(lua_State *L)
 	if (!dir)
 		return luaL_error(L, "cannot list '%s' in pack '%s'", rel, src.name);
 	names = malloc(alloc * sizeof *names);
-	while (names && (e = readdir(dir))) {
+	if (!names) {
+		closedir(dir);
+		return luaL_error(L, "out of memory");
+	}
+	while ((e = readdir(dir))) {
 		struct stat st;
 		size_t len = strlen(e->d_name);
 
@@ -716,8 +720,6 @@ static int l_data_list(lua_State *L)
 			n++;
 	}
 	closedir(dir);
-	if (!names)
-		return luaL_error(L, "out of memory");
 	qsort(names, n, sizeof *names, name_cmp);
 	/* Move the names into Lua, then free them: nothing below raises
 	 * before the frees except running out of memory. */

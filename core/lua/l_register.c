@@ -97,8 +97,8 @@ static const char *push_choices(lua_State *L, const char *const *list)
 }
 
 /* Raise: 'k' is no field of fs, naming the nearest one when it is close. */
-static void unknown_field(lua_State *L, const char *what, const char *k,
-			  const struct field *fs)
+__attribute__((noreturn)) static void unknown_field(lua_State *L, const char *what,
+						    const char *k, const struct field *fs)
 {
 	const struct field *f, *best = NULL;
 	size_t bd = 3;
@@ -173,9 +173,14 @@ static char *dup_field(lua_State *L, const char *k)
 	return s;
 }
 
+/* strdup that raises when memory runs out; NULL stays NULL. */
 static char *xstrdup(lua_State *L, const char *s)
 {
-	char *p = strdup(s);
+	char *p;
+
+	if (!s)
+		return NULL;
+	p = strdup(s);
 
 	if (!p)
 		luaL_error(L, "out of memory");
@@ -884,9 +889,9 @@ static void set_option_field(lua_State *L, struct ap_option *o, const struct fie
 		o->max = option_number(L, o->name, f->name);
 		break;
 	case OF_FINITE: o->finite = lua_toboolean(L, -1); break;
-	case OF_REPEAT: o->repeat_append = strcmp(v, "append") == 0; break;
+	case OF_REPEAT: o->repeat_append = v && strcmp(v, "append") == 0; break;
 	case OF_GROUP:
-		o->group = strcmp(v, "added") == 0 ? AP_GROUP_ADDED : AP_GROUP_REFERENCE;
+		o->group = v && strcmp(v, "added") == 0 ? AP_GROUP_ADDED : AP_GROUP_REFERENCE;
 		break;
 	case OF_ABBREV: o->abbrev = lua_toboolean(L, -1) ? AP_ABBREV_YES : AP_ABBREV_NO; break;
 	case OF_METAVAR: o->metavar = xstrdup(L, v); break;
@@ -896,7 +901,7 @@ static void set_option_field(lua_State *L, struct ap_option *o, const struct fie
 		/* "--set seed=": the target's name, then the prefix; the target
 		 * is found once the verb's options are all read
 		 * (link_shorthands). */
-		const char *sp = strchr(v, ' ');
+		const char *sp = v ? strchr(v, ' ') : NULL;
 
 		if (!sp || sp == v || !sp[1])
 			luaL_error(L, "prog:verb: option %s: expands_to is \"--target prefix\"",

@@ -16,6 +16,15 @@
 #include "core/lua/sb_pool.h"
 #include "core/lua/sandbox.h"
 
+/* Lua's error raisers longjmp to the protected call and never return; the
+ * headers declare them as returning int. Declared again with the attribute,
+ * so that compilers and static analysers follow the paths the code takes
+ * (a NULL checked by `if (!p) luaL_error(...)` is not used after it). */
+extern int lua_error(lua_State *L) __attribute__((noreturn));
+extern int luaL_error(lua_State *L, const char *fmt, ...) __attribute__((noreturn));
+extern int luaL_argerror(lua_State *L, int arg, const char *extramsg) __attribute__((noreturn));
+extern int luaL_typeerror(lua_State *L, int arg, const char *tname) __attribute__((noreturn));
+
 /* Why a call tripped. */
 #define TRIP_CPU 0x1u
 #define TRIP_MEM 0x2u

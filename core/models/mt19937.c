@@ -33,8 +33,12 @@ void mt19937_seed_key(struct mt19937 *m, const uint32_t *key, size_t n)
 	}
 	init_genrand(m, 19650218u);
 	for (k = n > MT19937_N ? n : MT19937_N; k; k--) {
+		/* With no key, key is &zero and n is 1, so j stays 0. */
+		/* cppcheck-suppress objectIndex */
+		uint32_t kj = key[j];
+
 		m->mt[i] = (m->mt[i] ^ ((m->mt[i - 1] ^ (m->mt[i - 1] >> 30)) *
-					1664525u)) + key[j] + (uint32_t)j;
+					1664525u)) + kj + (uint32_t)j;
 		i++;
 		j++;
 		if (i >= MT19937_N) {

@@ -281,11 +281,16 @@ size_t nw_curve(const struct nw_scn *s, double max_factor, unsigned variant,
 		struct nw_point *pts)
 {
 	double set[NW_MAX_CURVE], base = F(s, DP), max_dp, x, unit, overhead = nw_overhead(s);
-	size_t n = 0, i, np = 0;
+	size_t n = 0, i, np = 0, step;
 
 	max_dp = fmax(base + 1, trunc(base * max_factor));
-	for (x = base; x <= fmin(base + 16, max_dp); x += 1)
-		set[n++] = x;
+	/* base, base + 1, ... up to base + 16 and max_dp. A validated scenario
+	 * always yields base itself; the guard keeps a NaN from reading
+	 * before the array. */
+	for (step = 0; step <= 16 && base + (double)step <= max_dp; step++)
+		set[n++] = base + (double)step;
+	if (n == 0)
+		set[n++] = base;
 	x = set[n - 1];
 	while (x < max_dp && n < NW_MAX_CURVE - 1) {
 		double v;

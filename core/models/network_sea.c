@@ -132,7 +132,7 @@ static double factorial(size_t n)
 int nw_shapley_of(const struct nw_scn *base, const struct nw_iv *ivs, size_t k, unsigned variant,
 		  struct nw_shapley *o, enum nw_field *bad, char *why, size_t size)
 {
-	double value[1 << NW_MAX_BUNDLE];
+	double value[1 << NW_MAX_BUNDLE] = { 0 }; /* every subset below 1 << k is set below */
 	struct nw_point pts[NW_MAX_CURVE];
 	size_t npts = nw_curve(base, 64.0, variant, pts), mask, i, j;
 

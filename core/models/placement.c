@@ -470,7 +470,7 @@ static const char *const synth_outs[PLACEMENT_SYNTH_DRAWS] = {
 static int eval_synthetic_workload(const double *in, double *out,
 				   unsigned variant, struct diag *err)
 {
-	int draws[PLACEMENT_SYNTH_DRAWS];
+	int draws[PLACEMENT_SYNTH_DRAWS] = { 0 };
 	size_t k;
 
 	(void)variant;

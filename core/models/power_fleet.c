@@ -51,8 +51,10 @@ void pw_prices(const struct pw_fleet_config *c, double *p, struct pw_spike *spik
 		}
 		mag = pcg64_uniform(&g, c->spike_min_mwh, c->spike_max_mwh);
 		end = h + (size_t)c->spike_len_h < H ? h + (size_t)c->spike_len_h : H;
+		/* k < end <= H: every p[k] was written by the loops above (the
+		 * analyser cannot follow that through the caller's array). */
 		for (k = h; k < end; k++)
-			p[k] = fmax(p[k], mag);
+			p[k] = fmax(p[k], mag); /* NOLINT(clang-analyzer-core.CallAndMessage) */
 		if (spikes)
 			spikes[ns] = (struct pw_spike){ (long)h, mag };
 		ns++;

@@ -153,7 +153,7 @@ int rs_policy_from_rung(const struct rs_rung *r,
 	out->name = r->name;
 	out->label = r->label;
 	out->fiber = out->fiber_b = -1;
-	for (i = 0; r->transports[i] && i < RS_MAX_LISTED; i++) {
+	for (i = 0; i < RS_MAX_LISTED && r->transports[i]; i++) {
 		const struct rs_transport *t = rs_catalog_find(catalog, n, r->transports[i]);
 
 		if (!t) {

@@ -49,7 +49,8 @@ struct sim {
 	long njobs, next_arrival;
 	long *queue, nqueue, qhead, qcap; /* a ring: queue order from qhead */
 	long *running, nrunning;
-	long *scratch, *merge_tmp;
+	void *scratch; /* longs (orders) or doubles (weights), sized for either */
+	long *merge_tmp;
 	/* Queued jobs per bucket of their smallest start size (floor log2),
 	 * so admission stops scanning once no queued job can fit. */
 	long qcount[QBUCKETS];
@@ -196,7 +197,7 @@ static void failures(struct sim *s, struct pcg64 *event, struct pcg64 *victim)
 		s->rep_count++;
 		if (s->nrunning == 0)
 			continue;
-		weights = (double *)s->scratch;
+		weights = s->scratch;
 		for (i = 0; i < s->nrunning; i++)
 			sum += (double)s->jobs[s->running[i]].alloc;
 		if (!(sum > 0))

@@ -48,7 +48,7 @@ static int sbuf_reserve(struct sbuf *sb, size_t extra)
 		return -1;
 	}
 	want = sb->len + extra + 1;
-	if (want <= sb->alloc)
+	if (want <= sb->alloc && sb->buf)
 		return 0;
 	n = sb->alloc ? sb->alloc : 64;
 	while (n < want)

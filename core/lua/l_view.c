@@ -203,6 +203,22 @@ static struct sb_view *view_arg(lua_State *L, int idx)
 	return v;
 }
 
+/* The view an __index or __len was called on. Only indexing or measuring a
+ * view reaches those two: the metatable is hidden behind __metatable and
+ * the registry, so no pack can call them with another value, and argument
+ * 1 is a view; what is left to check is that its document still lives.
+ * (Not for __eq, whose first operand may be another userdata, nor for the
+ * pairs iterator, which a rule can call by hand.) Rules index views
+ * hundreds of times per document. */
+static struct sb_view *view_self(lua_State *L)
+{
+	struct sb_view *v = lua_touserdata(L, 1);
+
+	if (!sb_doc_get(sb_of(L), v->docid))
+		luaL_error(L, "document is no longer available");
+	return v;
+}
+
 /* Push the child pointer: parent path + "/" + token of key node k. */
 static void push_child_path(lua_State *L, int view, const struct node *key,
 			    size_t index, int is_list)
@@ -349,7 +365,7 @@ static size_t list_index(lua_State *L, int idx, size_t n)
 
 static int l_view_index(lua_State *L)
 {
-	struct sb_view *v = view_arg(L, 1);
+	struct sb_view *v = view_self(L);
 	const struct node *n = v->node;
 
 	if (n->type == NODE_LIST) {
@@ -378,7 +394,7 @@ static int l_view_newindex(lua_State *L)
 
 static int l_view_len(lua_State *L)
 {
-	struct sb_view *v = view_arg(L, 1);
+	struct sb_view *v = view_self(L);
 
 	lua_pushinteger(L, (lua_Integer)(v->node->type == NODE_LIST
 						 ? v->node->v.list.n

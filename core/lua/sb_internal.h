@@ -172,6 +172,7 @@ struct sandbox {
 	struct sb_frame idle;    /* used between calls */
 	/* Documents visible to pack code. */
 	const void *view_mt;     /* the view metatable, for a cheap type test */
+	const void *ctx_mt;      /* the check context's metatable, likewise */
 	struct sb_doc docs[SB_MAX_DOCS];
 	size_t ndocs;
 	uint64_t next_id;

@@ -312,6 +312,44 @@ Test(sandbox, retained_view)
 	probe_free(&p);
 }
 
+/* The cheap type tests (a view's __index and __len take their first
+ * argument on trust, a ctx is checked by its metatable's address) still
+ * refuse what they must: the length of a view kept past its document, a
+ * ctx method called on something else, a ctx kept past its call. */
+Test(sandbox, retained_view_length_and_foreign_ctx)
+{
+	static const char *const bodies[] = {
+		"if KEEP.doc then return #KEEP.doc end KEEP.doc = doc",
+		"ctx.fail({}, doc, 'size', 'x')",
+		"if KEEP.ctx then KEEP.ctx:fail(doc, 'size', 'x') end KEEP.ctx = ctx",
+	};
+	static const char *const wants[] = {
+		"no longer available", "infragate.ctx expected", "no longer available",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		struct probe p;
+		struct diag err;
+		char src[512];
+
+		snprintf(src, sizeof src,
+			 "KEEP = {}\n"
+			 "engine.rule { id = 'probe.x', kind = 'demo-item', severity = 'error',\n"
+			 "  summary = 'probe', check = function(doc, ctx)\n  %s\n  end }\n",
+			 bodies[i]);
+		cr_assert_eq(probe_load(&p, src, &err), 0, "%s", err.msg);
+		probe_run(&p, "a");
+		if (p.fs.n == 0)
+			probe_run(&p, "b");
+		cr_assert_geq(p.fs.n, 1, "case %zu: no finding", i);
+		cr_assert_str_eq(p.fs.items[p.fs.n - 1].rule, "engine.error", "case %zu", i);
+		cr_assert(strstr(p.fs.items[p.fs.n - 1].message, wants[i]), "case %zu: %s", i,
+			  p.fs.items[p.fs.n - 1].message);
+		probe_free(&p);
+	}
+}
+
 Test(sandbox, hostile_error_object)
 {
 	struct probe p;

@@ -803,7 +803,7 @@ static void canon_string(struct sbuf *b, const char *s, size_t len)
 		} else if (cp == '\f') {
 			sbuf_adds(b, "\\f");
 		} else if (cp < 0x20 || (cp >= 0x7F && cp < 0x10000)) {
-			sbuf_addf(b, cp < 0x7F ? "\\u%04x" : "\\u%04x", (unsigned)cp);
+			sbuf_addf(b, "\\u%04x", (unsigned)cp);
 		} else if (cp >= 0x10000) {
 			cp -= 0x10000;
 			sbuf_addf(b, "\\u%04x\\u%04x", (unsigned)(0xD800 + (cp >> 10)),

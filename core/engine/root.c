@@ -36,7 +36,6 @@ static int str_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in folder 'path' (no dot entries), byte order. */
 /* Whether a folder entry is a regular file, after links: the type readdir
  * reports answers without a system call, except for a link or a file
  * system that does not say. */
@@ -51,8 +50,8 @@ static int entry_is_file(DIR *dir, const struct dirent *d)
 	return fstatat(dirfd(dir), d->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The sorted names of a folder's entries, hidden ones left out; with
- * files_only, only regular files (after links). */
+/* The names in folder 'path' in byte order, hidden ones (a leading dot)
+ * left out; with files_only, only regular files (after links). */
 static char **list_dir(const char *path, size_t *n, int files_only)
 {
 	struct dirent *d;

@@ -5,8 +5,10 @@ Byte-level fuzzing (fuzz_yaml.c) rarely gets past the parser into the
 schemas and the packs' rules. This mutates real documents (every fixture and
 the chaos catalog) at the YAML level: a value becomes null, a huge or odd
 number, a string, a list or a mapping; a key goes or a new one appears; a
-list item repeats; a subtree moves. It lints the results in batches and, for
-the research programs, overrides their inputs with odd --set values.
+list item repeats; a subtree moves. It lints the results in batches, hands
+them to the five compatible programs' verbs that read such documents, and
+gives odd values to every option of those programs and odd --set values to
+the research programs.
 
 A run fails on: an exit status other than 0, 1 or 2; a sanitizer or Lua
 traceback in the output; a finding of engine.error (a rule or verb raised
@@ -14,7 +16,7 @@ instead of reporting); unparsable JSON; a run-level error; a run past its
 timeout (a missing limit). Under `make check-asan` the sanitizers write to
 their log folder, which that target's gate reads.
 
-  structured.py --bin build [--rounds N] [--set-runs N] [--seed S]
+  structured.py --bin build [--rounds N] [--set-runs N] [--compat-runs N] [--seed S]
 
 Deterministic for a given seed; `make check` runs a short fixed-seed pass,
 `make fuzz-structured` a long one (FUZZ_SEED, FUZZ_ROUNDS).
@@ -260,11 +262,99 @@ def set_runs(rng, binary, runs):
     return found, len(plan)
 
 
+# The compatible programs' verbs that read one document, by the document's
+# kind: the program and verb, and the option that takes the file (None: an
+# operand).
+DOC_VERBS = {
+    "ChaosExperiment": [("chaos-fidelity", None, None), ("chaos-fidelity", "coverage", None)],
+    "promotion_record": [("promotion-gate", None, None)],
+    "placement-request": [("edge-placement", "evaluate", "--request")],
+    "tier-ladder": [("edge-placement", "evaluate", "--ladder")],
+    "fleet-pair": [("edge-placement", "fleet", "--pair")],
+    "resiliency-site": [("airan-resiliency", "lint", None)],
+}
+
+COMPAT = ("chaos-fidelity", "promotion-gate", "edge-placement", "airan-resiliency", "pue-ladder")
+
+# Option values as text: numbers out of range or not numbers, names that
+# name nothing, and ordinary ones, so that a run with one odd value among
+# sane ones gets past the first check.
+ODD_OPTION_VALUES = ["0", "-1", "1", "1e308", "-1e308", "nan", "inf", "-inf", "1e-300",
+                     "9223372036854775808", "99999999999999999999999", "0.5", "", "x",
+                     "é", "a" * 300, "100000", "2147483648", "-0", "1_000", "0x10"]
+SANE_OPTION_VALUES = ["2", "3", "10", "40", "100", "2.5", "25", "1000", "json", "text"]
+
+
+def options_of(binary, args):
+    """The options of a verb that take a value, from its usage lines."""
+    text = subprocess.run([binary] + args + ["--help"], capture_output=True,
+                          text=True).stdout
+    usage = text.split("\n\n")[0]
+    return sorted(set(re.findall(r"(--[a-z][a-z0-9-]*) [A-Z][A-Z_]*", usage)))
+
+
+def compat_runs(rng, binary, docs, runs, keep):
+    by_kind = {}
+    for d in docs:
+        if d.get("kind") in DOC_VERBS:
+            by_kind.setdefault(d["kind"], []).append(d)
+    plan = []
+    for program in COMPAT:
+        verbs = verbs_of(binary, program) or [None]
+        for verb in verbs:
+            if verb in ("validate",):
+                continue
+            args = [program] + ([verb] if verb else [])
+            plan.append((args, options_of(binary, args)))
+    found = []
+    tmp = tempfile.mkdtemp(prefix="ig-structured-compat-")
+    for n in range(runs):
+        label_file = None
+        if by_kind and rng.random() < 0.5:
+            kind = rng.choice(sorted(by_kind))
+            program, verb, option = rng.choice(DOC_VERBS[kind])
+            path = os.path.join(tmp, "d%04d.yaml" % n)
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(yaml.safe_dump(mutate(rng, rng.choice(by_kind[kind])),
+                                       sort_keys=False, allow_unicode=True))
+            args = [program] + ([verb] if verb else [])
+            args += [option, path] if option else [path]
+            label_file = path
+        else:
+            base, options = rng.choice(plan)
+            args = list(base)
+            for i in range(rng.randint(1, 3) if options else 0):
+                pool = ODD_OPTION_VALUES if i == 0 and rng.random() < 0.6 else SANE_OPTION_VALUES
+                args += [rng.choice(options), rng.choice(pool)]
+        if rng.random() < 0.5:
+            args += ["--format", "json"]
+        label = " ".join(args)
+        try:
+            run = subprocess.run([binary] + args, capture_output=True, text=True,
+                                 timeout=60)
+        except subprocess.TimeoutExpired:
+            found.append(label + ": past the 60 s timeout")
+            continue
+        mine = problems_of(run, label)
+        if "engine.error" in run.stdout + run.stderr:
+            mine.append("%s: engine.error:\n%s" % (label, (run.stdout + run.stderr)[:800]))
+        found += mine
+        if label_file and not mine and not keep:
+            os.remove(label_file)
+    if not found and not keep:
+        shutil.rmtree(tmp)
+    elif found:
+        print("kept " + tmp, file=sys.stderr)
+    return found, len(plan)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True, help="the build folder")
     ap.add_argument("--rounds", type=int, default=3, help="lint batches of 60 documents")
     ap.add_argument("--set-runs", type=int, default=100, help="program runs with --set")
+    ap.add_argument("--compat-runs", type=int, default=100,
+                    help="runs of the compatible programs (documents or odd options)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep every batch folder")
     a = ap.parse_args()
@@ -274,11 +364,14 @@ def main():
     found = lint_rounds(rng, binary, docs, a.rounds, a.keep)
     more, nverbs = set_runs(rng, binary, a.set_runs)
     found += more
+    more, ncompat = compat_runs(rng, binary, docs, a.compat_runs, a.keep)
+    found += more
     for p in found:
         print(p)
-    print("structured: %d documents mutated in %d batches, %d --set runs over %d verbs "
-          "(seed %d): %d problems" % (60 * a.rounds, a.rounds, a.set_runs, nverbs, a.seed,
-                                      len(found)))
+    print("structured: %d documents mutated in %d batches, %d --set runs over %d verbs, "
+          "%d runs over %d compatible verbs (seed %d): %d problems"
+          % (60 * a.rounds, a.rounds, a.set_runs, nverbs, a.compat_runs, ncompat, a.seed,
+             len(found)))
     return 1 if found else 0
 
 

@@ -84,7 +84,9 @@ int pw_breakeven_length(const struct pw_job *j, double spread_mwh, unsigned vari
 		return -1;
 	pw_migration(j, variant, &m);
 	*out = m.cost_dollars / (m.power_mw * spread_mwh) + m.downtime_h;
-	return 0;
+	/* A spread so small (5e-324) that the length overflows never pays
+	 * back either: no length a double can hold breaks even. */
+	return isfinite(*out) ? 0 : -1;
 }
 
 void pw_scarcity(const struct pw_job *j, double spike_mwh, double hours,

@@ -81,7 +81,8 @@ void pw_decide(const struct pw_job *j, double length_h, unsigned variant,
 /* C / (MW x max(1e-9, L - d)). */
 double pw_breakeven_spread(const struct pw_job *j, double length_h, unsigned variant);
 
-/* C / (MW x S) + d; returns 0 and sets *out for S > 0, else -1. */
+/* C / (MW x S) + d; returns 0 and sets *out for S > 0, else -1 (as for
+ * a spread so small that the length is not finite: it never breaks even). */
 int pw_breakeven_length(const struct pw_job *j, double spread_mwh, unsigned variant,
 			double *out);
 

@@ -10,6 +10,7 @@ local pad = common.pad
 local lpad = common.lpad
 local null_if_nil = common.null_if_nil
 local positive = common.positive
+local finite_or_null = require("json_values").finite_or_null
 local array_of = COOL.array_of
 local INT_MAX_EXACT = 9007199254740992 -- 2^53
 local MAX_HALLS = 55199                 -- hall ids stay below the surrogate block
@@ -92,7 +93,8 @@ local function admit_flags(args, out)
       steps[k] = engine.object("hall", s.hall, "step_mw", s.step_mw)
     end
     for k, r in ipairs(reasons) do rj[k] = reason_json(r) end
-    rungs[i] = engine.object("rung", rung, "pue", res.halls[1].pue, "ride_through_s", ride,
+    rungs[i] = engine.object("rung", rung, "pue", res.halls[1].pue,
+                             "ride_through_s", finite_or_null(ride),
                              "total_step_mw", res.total_step_mw, "verdict", res.verdict,
                              "admitted", res.verdict == "ADMIT", "steps", steps,
                              "stagger_order", array_of(res.stagger_order), "reasons", rj)
@@ -169,7 +171,7 @@ local function plan_json(file, doc, ev)
     halls[i] = engine.object("id", h.id, "feeder", h.feeder, "rung", h.rung,
                              "kw_per_rack", h.kw_per_rack, "racks_running", h.racks_running,
                              "feed_mw", h.feed_mw, "climate", h.climate, "water_mode", h.water_mode,
-                             "pue", o.pue, "ride_through_s", null_if_nil(o.ride_through_s),
+                             "pue", o.pue, "ride_through_s", finite_or_null(o.ride_through_s),
                              "running_mw", o.running_mw, "headroom_mw", o.headroom_mw,
                              "start_racks", o.start_racks)
   end

@@ -16,12 +16,13 @@ local check_budget = cli_shared.check_budget
 local finish = cli_shared.finish
 
 -- A comma-separated list of integers >= lo.
-local function int_list(option, text, lo)
+local function int_list(option, text, lo, hi)
   local list = {}
   for item in (text .. ","):gmatch("([^,]*),") do
     local v = pyint(item)
-    if v == nil or v < lo then
-      usage(option, ("%s: '%s' is not an integer >= %d"):format(option, item, lo))
+    if v == nil or v < lo or (hi and v > hi) then
+      usage(option, hi and ("%s: '%s' is not an integer in %d..%d"):format(option, item, lo, hi)
+                    or ("%s: '%s' is not an integer >= %d"):format(option, item, lo))
     end
     list[#list + 1] = v
   end
@@ -54,7 +55,8 @@ local options = cli_base.with(cli_base.CONFIG_OPTS,
 
 local run = guarded("phase", function(args, out)
   local blasts = int_list("--blasts", args.blasts, 1)
-  local pools = int_list("--pools", args.pools, 0)
+  -- A pool is a spare_nodes value (3.1: 0..1,000,000).
+  local pools = int_list("--pools", args.pools, 0, 1000000)
   local base, origin = config_input(args)
   local F = args.corr_fraction + 0.0
   local per_blast, events = {}, 0

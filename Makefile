@@ -147,7 +147,7 @@ check-replay: $(REPLAY)
 # programs; `make fuzz-structured` runs a long one.
 check-structured: all
 	@/usr/bin/python3 tests/fuzz/structured.py --bin $(B) --rounds 3 --set-runs 100 \
-	  --compat-runs 100 --seed 1
+	  --compat-runs 100 --sweep --seed 1
 
 check-packs: all
 	@$(BIN) test
@@ -207,7 +207,7 @@ fuzz:
 fuzz-structured: all
 	/usr/bin/python3 tests/fuzz/structured.py --bin $(B) --rounds $(FUZZ_ROUNDS) \
 	  --set-runs $$(($(FUZZ_ROUNDS) * 20)) --compat-runs $$(($(FUZZ_ROUNDS) * 20)) \
-	  --seed $(FUZZ_SEED)
+	  --sweep --seed $(FUZZ_SEED)
 
 coverage:
 	$(MAKE) --no-print-directory B=build-cov CFLAGS="-O0 -g --coverage" LDFLAGS=--coverage check

@@ -8,7 +8,8 @@ number, a string, a list or a mapping; a key goes or a new one appears; a
 list item repeats; a subtree moves. It lints the results in batches, hands
 them to the five compatible programs' verbs that read such documents, and
 gives odd values to every option of those programs and odd --set values to
-the research programs.
+the research programs. --sweep adds every option of every program alone
+with each edge value of a double and of a 64-bit integer.
 
 A run fails on: an exit status other than 0, 1 or 2; a sanitizer or Lua
 traceback in the output; a finding of engine.error (a rule or verb raised
@@ -16,7 +17,8 @@ instead of reporting); unparsable JSON; a run-level error; a run past its
 timeout (a missing limit). Under `make check-asan` the sanitizers write to
 their log folder, which that target's gate reads.
 
-  structured.py --bin build [--rounds N] [--set-runs N] [--compat-runs N] [--seed S]
+  structured.py --bin build [--rounds N] [--set-runs N] [--compat-runs N] [--sweep]
+                [--seed S]
 
 Deterministic for a given seed; `make check` runs a short fixed-seed pass,
 `make fuzz-structured` a long one (FUZZ_SEED, FUZZ_ROUNDS).
@@ -348,6 +350,39 @@ def compat_runs(rng, binary, docs, runs, keep):
     return found, len(plan)
 
 
+# The sweep: every option that takes a value, of every verb of every
+# program, alone with each of these (the edges of a double and of a 64-bit
+# integer). Deterministic; it found the overflows a random pass rarely hits.
+SWEEP_VALUES = ["1e308", "-1e308", "5e-324", "1.7976931348623157e308",
+                "9223372036854775808", "nan"]
+SWEEP_SKIP = {"validate", "grid", "sensitivity", "lint"}
+
+
+def sweep(binary):
+    found, n = [], 0
+    for program in COMPAT + ("power", "scheduling", "reliability", "network"):
+        for verb in verbs_of(binary, program) or [None]:
+            if verb in SWEEP_SKIP:
+                continue
+            args = [program] + ([verb] if verb else [])
+            for option in options_of(binary, args):
+                for value in SWEEP_VALUES:
+                    n += 1
+                    label = " ".join(args + [option, value])
+                    try:
+                        run = subprocess.run([binary] + args + [option, value, "--format",
+                                                                "json"],
+                                             capture_output=True, text=True, timeout=60)
+                    except subprocess.TimeoutExpired:
+                        found.append(label + ": past the 60 s timeout")
+                        continue
+                    found += problems_of(run, label)
+                    if "engine.error" in run.stdout + run.stderr:
+                        found.append("%s: engine.error:\n%s"
+                                     % (label, (run.stdout + run.stderr)[:800]))
+    return found, n
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--bin", required=True, help="the build folder")
@@ -355,6 +390,8 @@ def main():
     ap.add_argument("--set-runs", type=int, default=100, help="program runs with --set")
     ap.add_argument("--compat-runs", type=int, default=100,
                     help="runs of the compatible programs (documents or odd options)")
+    ap.add_argument("--sweep", action="store_true",
+                    help="also every option alone with each edge value")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--keep", action="store_true", help="keep every batch folder")
     a = ap.parse_args()
@@ -366,12 +403,16 @@ def main():
     found += more
     more, ncompat = compat_runs(rng, binary, docs, a.compat_runs, a.keep)
     found += more
+    nsweep = 0
+    if a.sweep:
+        more, nsweep = sweep(binary)
+        found += more
     for p in found:
         print(p)
     print("structured: %d documents mutated in %d batches, %d --set runs over %d verbs, "
-          "%d runs over %d compatible verbs (seed %d): %d problems"
-          % (60 * a.rounds, a.rounds, a.set_runs, nverbs, a.compat_runs, ncompat, a.seed,
-             len(found)))
+          "%d runs over %d compatible verbs, %d sweep runs (seed %d): %d problems"
+          % (60 * a.rounds, a.rounds, a.set_runs, nverbs, a.compat_runs, ncompat, nsweep,
+             a.seed, len(found)))
     return 1 if found else 0
 
 

@@ -27,27 +27,9 @@ local function physics_figures(rate, km, buffer)
   }
 end
 
--- The figures, or a usage error when a value given on the command line puts
--- one beyond the range of a double (a --rate or --km of 1e308, a --rate of
--- 5e-324): the models refuse a result that is not finite, and that is the
--- caller's input, not a fault of the pack. Other errors pass on unchanged.
+-- The options whose values can put a figure past the range of a double
+-- (lua/overflow.lua), in the order a usage error names them.
 local PHYSICS_OPTIONS = { { "rate", "--rate" }, { "km", "--km" }, { "buffer_mb", "--buffer-mb" } }
-
-local function figures_or_usage(args, rate, km, buffer)
-  local ok, f = pcall(physics_figures, rate, km, buffer)
-  if ok then return f end
-  if not tostring(f):find("is not finite", 1, true) then error(f, 0) end
-  local given, first = {}, nil
-  for _, o in ipairs(PHYSICS_OPTIONS) do
-    if args[o[1]] ~= nil then
-      given[#given + 1] = ("%s %s"):format(o[2], engine.repr(args[o[1]]))
-      first = first or o[2]
-    end
-  end
-  engine.usage(first or "--rate", ("%s put%s a figure of the link beyond the range of a "
-    .. "double: give a rate, a distance and a buffer within physical reach")
-    :format(table.concat(given, " with "), #given == 1 and "s" or ""))
-end
 
 local function physics_text(rate, km, buffer, f)
   return table.concat({
@@ -114,7 +96,9 @@ return function(args, out)
   local rate = args.rate or PHYSICS_DEFAULTS.rate
   local km = args.km or PHYSICS_DEFAULTS.km
   local buffer = args.buffer_mb or PHYSICS_DEFAULTS.buffer_mb
-  local f = figures_or_usage(args, rate, km, buffer)
+  local f = require("overflow").call(args, PHYSICS_OPTIONS, "a figure of the link",
+    "give a rate, a distance and a buffer within physical reach", physics_figures, rate, km,
+    buffer)
   if args.format == "json" then
     out:json(engine.object(
       "rate_gbps", rate, "km", km, "buffer_mb", buffer,

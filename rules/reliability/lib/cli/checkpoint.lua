@@ -18,29 +18,13 @@ local options = cli_base.with(cli_base.CONFIG_OPTS,
   { "--interval-h", type = "float", min_exclusive = 0, metavar = "C",
     help = "checkpoint interval, h" })
 
--- A usage error for values given on the command line whose figures leave
--- the range of a double (a --write-h of 1e308, an --mtbf-h of 5e-324): the
--- model refuses a result that is not finite, and the input is at fault.
+-- The options whose values can put a figure past the range of a double
+-- (lua/overflow.lua), and what the usage error says.
+local overflow = require "overflow"
 local CK_OPTIONS = { { "write_h", "--write-h" }, { "mtbf_h", "--mtbf-h" },
                      { "reload_h", "--reload-h" }, { "interval_h", "--interval-h" } }
-
-local function beyond_double(args)
-  local given, first = {}, nil
-  for _, o in ipairs(CK_OPTIONS) do
-    if args[o[1]] ~= nil then
-      given[#given + 1] = ("%s %s"):format(o[2], engine.repr(args[o[1]]))
-      first = first or o[2]
-    end
-  end
-  engine.usage(first or "--config", ("%s put%s a checkpoint figure beyond the range of a "
-    .. "double: give a write stall, an MTBF and an interval within reach")
-    :format(#given > 0 and table.concat(given, " with ") or "the config's figures",
-            #given == 1 and "s" or ""))
-end
-
-local function finite(x)
-  return x == x and x ~= math.huge and x ~= -math.huge
-end
+local CK_WHAT = "a checkpoint figure"
+local CK_ADVICE = "give a write stall, an MTBF and an interval within reach"
 
 local run = guarded("checkpoint", function(args, out)
   local c = config_input(args)
@@ -55,18 +39,16 @@ local run = guarded("checkpoint", function(args, out)
   local f = { young_h = nul, daly_h = nul, young_daly_mr_h = nul, ratio_to_young = nul,
               overhead = nul, optimal_overhead = nul, overhead_excess = nul, cadence = nul }
   if M and W > 0 then
-    local ok, k = pcall(REL.checkpoint, W, M, R, C)
-    if not ok then
-      if not tostring(k):find("is not finite", 1, true) then error(k, 0) end
-      beyond_double(args)
-    end
+    local k = overflow.call(args, CK_OPTIONS, CK_WHAT, CK_ADVICE, REL.checkpoint, W, M, R, C)
     for key, v in pairs(k) do f[key] = v end
     f.cadence = REL.cadence(k.ratio_to_young)
   elseif M then
     f.young_h, f.daly_h, f.young_daly_mr_h = 0.0, 0.0, 0.0
     f.overhead = W / C + C / (2 * M)
     f.optimal_overhead = math.sqrt((2 * W) / M)
-    if not (finite(f.overhead) and finite(f.optimal_overhead)) then beyond_double(args) end
+    if not (overflow.finite(f.overhead) and overflow.finite(f.optimal_overhead)) then
+      overflow.usage(args, CK_OPTIONS, CK_WHAT, CK_ADVICE)
+    end
   end
   local findings = engine.array()
   if args.format == "json" then
